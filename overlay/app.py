@@ -1,0 +1,67 @@
+"""The application factory."""
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from flask import Flask
+
+from .config import configure
+from .graphics import Graphics
+from .services import Services
+from .session import Sessions
+from .store import Store
+
+log = logging.getLogger("chgk_overlay")
+
+
+def resource_dir(name: str) -> Path:
+    """`templates/` and `static/` sit inside the installed package, or beside it in a checkout."""
+    inside = Path(__file__).parent / name
+    return inside if inside.is_dir() else Path(__file__).parent.parent / name
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask("overlay", template_folder=str(resource_dir("templates")),
+                static_folder=str(resource_dir("static")), instance_relative_config=False)
+    configure(app, test_config)
+    app.json.ensure_ascii = False  # UTF-8 JSON: Cyrillic stays readable in logs and tools
+
+    store = Store(Path(app.config["DATA"]) / "chgk.sqlite3", app.config["SQLITE_SYNCHRONOUS"])
+    sessions = Sessions(store, clock=now_ms)
+    svc = Services(store, sessions, Graphics(sessions))
+    app.extensions["chgk"] = svc
+
+    from control import bp as control_bp
+
+    from . import api, hub, pages
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(control_bp)
+    hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"])
+    sessions.subscribe(lambda change: hub.broadcast(svc, change))
+    return app
+
+
+def start_clock(app: Flask) -> None:
+    """The server owns time: record time-ups and expire graphics every TICK_MS."""
+    from .hub import socketio
+
+    svc: Services = app.extensions["chgk"]
+    period = app.config["TICK_MS"] / 1000
+
+    def loop() -> None:
+        while True:
+            try:
+                svc.sessions.tick()
+                svc.graphics.expire()
+            except Exception:  # a failed tick must not stop the clock; the next one retries
+                log.exception("clock tick failed")
+            socketio.sleep(period)
+
+    socketio.start_background_task(loop)

@@ -1,0 +1,62 @@
+"""Operators: a login session for the panel, a bearer token for scripts and surfaces."""
+from __future__ import annotations
+
+import functools
+import hmac
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app, jsonify, request, session
+
+
+def _same(given: str, expected: str | None) -> bool:
+    return bool(expected) and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def check_password(given: str) -> bool:
+    return _same(given, current_app.config["PASSWORD"])
+
+
+def check_token(given: Any) -> bool:
+    """The configured token; with no token configured, the operator password serves as one."""
+    if not isinstance(given, str):
+        return False
+    cfg = current_app.config
+    return _same(given, cfg["TOKEN"]) if cfg["TOKEN"] else _same(given, cfg["PASSWORD"])
+
+
+def is_operator() -> bool:
+    if session.get("operator"):
+        return True
+    header = request.headers.get("Authorization", "")
+    return header.startswith("Bearer ") and check_token(header[7:].strip())
+
+
+def operator_required(view: Callable) -> Callable:
+    """For JSON endpoints: 401 with an error body when the caller is not an operator."""
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not is_operator():
+            return jsonify(error={"code": "unauthorized",
+                                  "message": "Log in at /control/ or send 'Authorization: Bearer <token>'."}), 401
+        return view(*args, **kwargs)
+    return wrapped
+
+
+class Throttle:
+    """At most `limit` failed logins per address per minute: guessing a password takes ages."""
+
+    def __init__(self, limit: int, window_s: float = 60.0) -> None:
+        self.limit, self.window = limit, window_s
+        self.failures: dict[str, deque[float]] = defaultdict(deque)
+
+    def blocked(self, address: str) -> bool:
+        recent = self.failures[address]
+        while recent and recent[0] < time.monotonic() - self.window:
+            recent.popleft()
+        return len(recent) >= self.limit
+
+    def fail(self, address: str) -> None:
+        self.failures[address].append(time.monotonic())

@@ -1,0 +1,91 @@
+"""Configuration, layered as flaskr does: defaults → `config.toml` in the data folder →
+environment (`CHGK_OVERLAY_*`) → overrides given to `create_app` (tests, the CLI)."""
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ENV_PREFIX = "CHGK_OVERLAY"
+DEFAULTS: dict[str, Any] = {
+    "DATA": "./chgk-data",
+    "ASYNC_MODE": "eventlet",          # eventlet | threading | gevent
+    "MAX_CONTENT_LENGTH": 1 << 20,     # request bodies over 1 MiB get 413
+    "MAX_PACK_BYTES": 8 << 20,         # question packs may be larger
+    "SQLITE_SYNCHRONOUS": "FULL",
+    "TICK_MS": 20,                     # the clock task's period: time-up lands within one tick
+    "PASSWORD": None,
+    "TOKEN": None,
+    "LANGUAGE": "ru",
+    "OSC_LISTEN": None,
+    "OSC_TARGETS": [],
+    "OSC_ALLOW": ["127.0.0.1", "::1"],
+    "LOGIN_ATTEMPTS": 5,               # failed logins per address per minute before a pause
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_NAME": "chgk_session",
+}
+# Values read from the environment as text, never parsed as JSON (a password "123456" stays text).
+TEXT_KEYS = {"DATA", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
+ASYNC_MODES = ("eventlet", "threading", "gevent")
+
+
+def data_dir(overrides: dict | None) -> Path:
+    raw = (overrides or {}).get("DATA") or os.environ.get(f"{ENV_PREFIX}_DATA") or DEFAULTS["DATA"]
+    path = Path(raw).expanduser().resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def configure(app: Flask, overrides: dict | None) -> None:
+    app.config.update(DEFAULTS)
+    data = data_dir(overrides)
+    config_file = data / "config.toml"
+    if config_file.exists():
+        with config_file.open("rb") as f:
+            app.config.update({k.upper(): v for k, v in tomllib.load(f).items()})
+    for key, value in os.environ.items():
+        if key.startswith(ENV_PREFIX + "_"):
+            name = key[len(ENV_PREFIX) + 1:]
+            app.config[name] = value if name in TEXT_KEYS else _parse_env(value)
+    app.config.update(overrides or {})
+    app.config["DATA"] = str(data)
+    if app.config["ASYNC_MODE"] not in ASYNC_MODES:
+        raise SystemExit(f"ASYNC_MODE must be one of {', '.join(ASYNC_MODES)}")
+    app.config["SECRET_KEY"] = app.config.get("SECRET_KEY") or _secret(data / "secret_key", 32)
+    _credentials(app, data)
+
+
+def _parse_env(value: str) -> Any:
+    import json
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+def _secret(path: Path, nbytes: int) -> str:
+    if path.exists():
+        return path.read_text().strip()
+    value = secrets.token_urlsafe(nbytes)
+    path.write_text(value + "\n")
+    path.chmod(0o600)
+    return value
+
+
+def _credentials(app: Flask, data: Path) -> None:
+    """With neither a password nor a token configured, generate a password once and keep it."""
+    if app.config["PASSWORD"] or app.config["TOKEN"]:
+        return
+    path = data / "operator_password"
+    fresh = not path.exists()
+    app.config["PASSWORD"] = _secret(path, 9)
+    app.config["PASSWORD_FILE"] = str(path)
+    if fresh:
+        print(f"chgk-overlay: operator password (shown once, kept in {path}): {app.config['PASSWORD']}",
+              file=sys.stderr, flush=True)

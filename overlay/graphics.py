@@ -1,0 +1,94 @@
+"""Graphics taken to air (lower-thirds, cards): not game commands, but one path all the same —
+validated, recorded, then broadcast. `undo` does not touch them."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .rules import InputError
+from .session import Change, Sessions
+
+# Every on-air graphic the server serves (templates/overlays/<name>.html).
+GRAPHICS = (
+    "scoreboard", "timer", "table", "question", "blitz", "lower-third", "result", "full",
+    "central-table", "club-tables", "draw", "game-rating", "best-player",
+    "season-rating", "final-teams", "series",
+)
+MAX_DATA_BYTES = 8_000
+
+
+class Graphics:
+    """What is on air: `shown` {name: {data, shown_at, expires_at}} and `hidden` [names]."""
+
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
+        saved = sessions.store.get_setting("graphics") or {}
+        self.seq: int = saved.get("seq", 0)
+        self.shown: dict[str, dict] = saved.get("shown", {})
+        self.hidden: list[str] = saved.get("hidden", [])
+
+    def payload(self) -> dict[str, Any]:
+        return {"seq": self.seq, "graphics": {k: dict(v) for k, v in self.shown.items()},
+                "hidden": list(self.hidden), "server_now": self.sessions.clock()}
+
+    def apply(self, body: Any, source: str = "api") -> dict[str, Any]:
+        action, name, data = _parse(body)
+        with self.sessions.lock:
+            now = self.sessions.clock()
+            shown = {k: v for k, v in self.shown.items() if k != name}
+            hidden = [h for h in self.hidden if h != name]
+            if action == "show":
+                duration = data.get("duration_ms")
+                shown[name] = {"data": data, "shown_at": now,
+                               "expires_at": now + duration if duration else None}
+            else:
+                hidden.append(name)
+            self._commit(shown, hidden, now, {"action": action, "graphic": name, "data": data,
+                                              "source": source})
+            return self.payload()
+
+    def expire(self) -> None:
+        """Called by the clock task: take out graphics whose `duration_ms` has passed."""
+        with self.sessions.lock:
+            now = self.sessions.clock()
+            gone = [k for k, v in self.shown.items() if v.get("expires_at") and v["expires_at"] <= now]
+            if gone:
+                shown = {k: v for k, v in self.shown.items() if k not in gone}
+                self._commit(shown, self.hidden, now, {"action": "expire", "graphics": gone, "source": "clock"})
+
+    def _commit(self, shown: dict, hidden: list[str], now: int, record: dict) -> None:
+        seq = self.seq + 1
+        self.sessions.store.set_setting("graphics", {"seq": seq, "shown": shown, "hidden": hidden}, at=now,
+                                        journal_kind="graphics", journal_body=record)
+        self.seq, self.shown, self.hidden = seq, shown, hidden
+        events = [{"type": "graphic_hidden" if record["action"] != "show" else "graphic_shown",
+                   "graphic": g, "data": record.get("data", {})}
+                  for g in (record.get("graphics") or [record["graphic"]])]
+        self.sessions._notify(Change("graphics", None, seq, events, source=record["source"]))
+
+
+def _parse(body: Any) -> tuple[str, str, dict]:
+    if not isinstance(body, dict):
+        raise InputError("bad_graphics", "Send {\"action\": \"show\"|\"hide\", \"graphic\": name, \"data\": {...}}.")
+    extra = set(body) - {"action", "graphic", "data"}
+    if extra:
+        raise InputError("bad_field", f"Unknown field {sorted(extra)[0]!r}.")
+    action, name, data = body.get("action"), body.get("graphic"), body.get("data", {})
+    if action not in ("show", "hide"):
+        raise InputError("bad_field", "'action' must be \"show\" or \"hide\".")
+    if name not in GRAPHICS:
+        raise InputError("unknown_graphic", f"Unknown graphic {name!r}. Graphics: {', '.join(GRAPHICS)}.")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise InputError("bad_field", "'data' must be an object.")
+    if len(json.dumps(data, ensure_ascii=False).encode()) > MAX_DATA_BYTES:
+        raise InputError("bad_field", f"'data' is larger than {MAX_DATA_BYTES} bytes.")
+    duration = data.get("duration_ms")
+    if duration is not None and (isinstance(duration, bool) or not isinstance(duration, int)
+                                 or not 500 <= duration <= 3_600_000):
+        raise InputError("bad_field", "'duration_ms' must be a whole number of milliseconds from 500 to 3600000.")
+    for key in ("title", "subtitle", "text"):
+        if key in data and not isinstance(data[key], str):
+            raise InputError("bad_field", f"'{key}' must be a text.")
+    return action, name, data

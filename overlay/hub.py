@@ -1,0 +1,182 @@
+"""Socket.IO: `/overlay` (public, read-only) and `/control` (operators).
+
+Rooms: a client follows either the on-air game (room "air") or one game ("game:<id>").
+One view is made per change and sent to a room, never once per client.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, request, session
+from flask_socketio import SocketIO, emit, join_room, leave_room
+
+from .auth import check_token
+from .rules import InputError
+from .session import Change
+from .services import Services, services
+from .store import StorageError
+
+socketio = SocketIO()
+OVERLAY, CONTROL = "/overlay", "/control"
+AIR = "air"
+
+
+def _room(game_id: str | None) -> str:
+    return f"game:{game_id}" if game_id else AIR
+
+
+def _state(svc: Services, game_id: str | None, public: bool) -> dict | None:
+    game_id = game_id or svc.sessions.on_air
+    if game_id not in svc.sessions.games:
+        return None
+    live = svc.sessions.games[game_id]
+    now = svc.sessions.clock()
+    return live.public(now) if public else svc.operator_state(live)
+
+
+def _follow(svc: Services, game_id: Any, public: bool) -> dict:
+    if game_id is not None:
+        svc.sessions.get(game_id)  # 404 for an unknown game
+    for room in (AIR, *(_room(g) for g in svc.sessions.games)):
+        leave_room(room)
+    join_room(_room(game_id))
+    svc.followers[request.sid] = game_id
+    state = _state(svc, game_id, public)
+    emit("state", state)
+    return {"game": game_id or svc.sessions.on_air, "state": state}
+
+
+# /overlay: overlays and any public screen -------------------------------------------------------
+
+@socketio.on("connect", namespace=OVERLAY)
+def overlay_connect(auth: Any = None) -> None:
+    """An overlay connects: it follows the on-air game and gets the state and graphics at once."""
+    svc = services()
+    join_room(AIR)
+    svc.followers[request.sid] = None
+    emit("state", _state(svc, None, public=True))
+    emit("graphics", svc.graphics.payload())
+
+
+@socketio.on("disconnect", namespace=OVERLAY)
+def overlay_disconnect(*_: Any) -> None:
+    svc = services()
+    svc.followers.pop(request.sid, None)
+    svc.overlays.pop(request.sid, None)
+
+
+@socketio.on("follow", namespace=OVERLAY)
+def overlay_follow(data: Any) -> dict:
+    """An overlay pinned with ?game=<id> follows that game instead of the on-air one."""
+    return _guard(lambda svc: _follow(svc, _game_field(data), public=True))
+
+
+@socketio.on("hello", namespace=OVERLAY)
+def overlay_hello(data: Any) -> None:
+    """An overlay says which graphic it is, so the panel can list and reload it."""
+    if isinstance(data, dict):
+        svc = services()
+        svc.overlays[request.sid] = {"sid": request.sid, "graphic": str(data.get("graphic", ""))[:40],
+                                     "page": str(data.get("page", ""))[:300],
+                                     "since": svc.sessions.clock()}
+
+
+@socketio.on("time", namespace=OVERLAY)
+def overlay_time(*_: Any) -> dict:
+    """Clock sync: the client measures the round trip and its offset from the server's clock."""
+    return {"server_now": services().sessions.clock()}
+
+
+# /control: panels and scripts with a login or a token ---------------------------------------------
+
+@socketio.on("connect", namespace=CONTROL)
+def control_connect(auth: Any = None) -> bool:
+    token = auth.get("token") if isinstance(auth, dict) else None
+    if not (session.get("operator") or check_token(token)):
+        return False
+    svc = services()
+    join_room(AIR)
+    svc.followers[request.sid] = None
+    emit("state", _state(svc, None, public=False))
+    emit("graphics", svc.graphics.payload())
+    return True
+
+
+@socketio.on("disconnect", namespace=CONTROL)
+def control_disconnect(*_: Any) -> None:
+    services().followers.pop(request.sid, None)
+
+
+@socketio.on("follow", namespace=CONTROL)
+def control_follow(data: Any) -> dict:
+    return _guard(lambda svc: _follow(svc, _game_field(data), public=False))
+
+
+@socketio.on("command", namespace=CONTROL)
+def control_command(data: Any) -> dict:
+    """A panel sends a command; the answer is what POST /api/games/<id>/commands would return."""
+    def run(svc: Services) -> dict:
+        game_id = _target(svc, data)
+        body = {k: v for k, v in data.items() if k != "game"}
+        return {"state": svc.operator_state(svc.sessions.execute(game_id, body, source="panel"))}
+    return _guard(run)
+
+
+@socketio.on("undo", namespace=CONTROL)
+def control_undo(data: Any = None) -> dict:
+    def run(svc: Services) -> dict:
+        body = data if isinstance(data, dict) else {}
+        return {"state": svc.operator_state(svc.sessions.undo(_target(svc, body), body, source="panel"))}
+    return _guard(run)
+
+
+@socketio.on("graphics", namespace=CONTROL)
+def control_graphics(data: Any) -> dict:
+    return _guard(lambda svc: svc.graphics.apply(data, source="panel"))
+
+
+def _game_field(data: Any) -> Any:
+    return data.get("game") if isinstance(data, dict) else None
+
+
+def _target(svc: Services, data: Any) -> str:
+    if not isinstance(data, dict):
+        raise InputError("bad_command", "A command must be a JSON object with a 'type'.")
+    game_id = data.get("game") or svc.sessions.on_air
+    if game_id is None:
+        raise InputError("no_game_on_air", "No game is on air: name the game or put one on air.")
+    return game_id
+
+
+def _guard(run: Any) -> dict:
+    """Socket handlers answer like the HTTP API: the result, or {"error", "status"}."""
+    try:
+        return run(services())
+    except (InputError, StorageError) as exc:
+        return {"error": {"code": exc.code, "message": exc.message}, "status": exc.status}
+
+
+# broadcasting --------------------------------------------------------------------------------------
+
+def broadcast(svc: Services, change: Change) -> None:
+    """Listener on the session: send the new views to every room that shows the game."""
+    if change.kind == "moment":
+        return
+    if change.kind == "graphics":
+        socketio.emit("graphics", svc.graphics.payload(), namespace=OVERLAY)
+        socketio.emit("graphics", svc.graphics.payload(), namespace=CONTROL)
+        return
+    live = svc.sessions.games[change.game_id]
+    now = svc.sessions.clock()
+    public, operator = live.public(now), svc.operator_state(live)
+    rooms = [_room(live.id)] + ([AIR] if live.id == svc.sessions.on_air else [])
+    for room in rooms:
+        socketio.emit("state", public, namespace=OVERLAY, to=room)
+        socketio.emit("state", operator, namespace=CONTROL, to=room)
+
+
+def reload_overlay(sid: str) -> bool:
+    if sid not in services().overlays:
+        return False
+    socketio.emit("reload", {}, namespace=OVERLAY, to=sid)
+    return True

@@ -1,0 +1,30 @@
+"""The adapters one app holds: the store, the live games, the graphics, who is connected."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import current_app
+
+from .graphics import Graphics
+from .session import Live, Sessions
+from .store import Store
+
+
+@dataclass
+class Services:
+    store: Store
+    sessions: Sessions
+    graphics: Graphics
+    followers: dict[str, str | None] = field(default_factory=dict)  # sid → followed game
+    overlays: dict[str, dict] = field(default_factory=dict)  # sid → {graphic, page, since}
+    osc: Any = None
+
+    def operator_state(self, live: Live) -> dict:
+        state = live.operator(self.sessions.clock())
+        state["undo"] = self.sessions.undo_preview(live)
+        return state
+
+
+def services() -> Services:
+    return current_app.extensions["chgk"]

@@ -1,0 +1,214 @@
+"""Live games: the one path every change takes — check, record, then tell the listeners.
+
+`Sessions.execute` is called by HTTP, Socket.IO and OSC alike. A change is committed to SQLite
+before any listener hears of it; a refused command leaves state, log and screens untouched.
+"""
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .rules import Ctx, Game, InputError, RuleError, apply_all, decide, new_game, parse_command, parse_spec, replay
+from .rules.commands import Command, parse_expected_rev
+from .store import Store
+from .views import operator_view, public_view
+
+TEN_SECONDS = 10_000
+
+
+class UnknownGame(InputError):
+    status = 404
+
+
+class StaleRev(InputError):
+    status = 409
+
+
+@dataclass
+class Change:
+    """What listeners (sockets, OSC) hear after a change has been recorded."""
+
+    kind: str  # command | undo | time_up | create | on_air | moment | graphics
+    game_id: str | None
+    rev: int
+    events: list[dict]
+    before: Game | None = None
+    after: Game | None = None
+    command: dict | None = None
+    source: str = ""
+
+
+@dataclass
+class Live:
+    """One game in memory: its spec, its current state and its log (batch, auto, event)."""
+
+    id: str
+    spec: dict
+    game: Game
+    rev: int
+    log: list[tuple[int, bool, dict]] = field(default_factory=list)
+    warned: bool = False  # "10 seconds left" already announced for the running timer
+
+    def public(self, now: int) -> dict:
+        return public_view(self.game, self.rev, now)
+
+    def operator(self, now: int) -> dict:
+        return operator_view(self.game, self.rev, now)
+
+    def rebuild(self) -> None:
+        self.game = replay(new_game(self.id, self.spec), (e for _, _, e in self.log))
+
+
+Listener = Callable[[Change], None]
+
+
+class Sessions:
+    def __init__(self, store: Store, clock: Callable[[], int], rng: random.Random | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.rng = rng or random.SystemRandom()
+        self.lock = threading.RLock()
+        self.games: dict[str, Live] = {}
+        self.listeners: list[Listener] = []
+        self._load()
+
+    # reading --------------------------------------------------------------------------------
+
+    def _load(self) -> None:
+        for game_id, spec, rev, _ in self.store.games():
+            live = Live(game_id, spec, new_game(game_id, spec), rev)
+            for row in self.store.log(game_id):
+                live.log.append((row["batch"], row["auto"], row["event"]))
+            live.rebuild()
+            self.games[game_id] = live
+
+    def get(self, game_id: Any) -> Live:
+        live = self.games.get(game_id) if isinstance(game_id, str) else None
+        if live is None:
+            raise UnknownGame("unknown_game", f"There is no game {game_id!r}. GET /api/games lists the games.")
+        return live
+
+    @property
+    def on_air(self) -> str | None:
+        game_id = self.store.get_setting("on_air")
+        return game_id if game_id in self.games else None
+
+    def summary(self) -> list[dict]:
+        return [{"id": g.id, "rules": g.game.rules, "title": g.game.title, "status": g.game.status,
+                 "score": dict(g.game.score), "rev": g.rev, "on_air": g.id == self.on_air}
+                for g in self.games.values()]
+
+    # changing -------------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        self.listeners.append(listener)
+
+    def _notify(self, change: Change) -> None:
+        for listener in list(self.listeners):
+            listener(change)
+
+    def create(self, body: Any, source: str = "api") -> Live:
+        spec = parse_spec(body)
+        with self.lock:
+            if spec["rules"] == "club" and "lost_before" not in body:
+                spec["lost_before"] = self._lost_on_game_day(spec)
+            game_id = self.store.create_game(spec, self.clock())
+            live = Live(game_id, spec, new_game(game_id, spec), 0)
+            self.games[game_id] = live
+            self._notify(Change("create", game_id, 0, [], None, live.game, source=source))
+            return live
+
+    def _lost_on_game_day(self, spec: dict) -> list[str]:
+        """Club eligibility lasts a whole game day: carry over who has lost a round already."""
+        ids = {t["id"] for t in spec["teams"]}
+        return sorted({t.id for g in self.games.values() if g.game.rules == "club"
+                       and g.game.game_day == spec["game_day"] for t in g.game.teams
+                       if t.lost_round and t.id in ids})
+
+    def set_on_air(self, game_id: Any, source: str = "api") -> None:
+        with self.lock:
+            live = self.get(game_id)
+            self.store.set_setting("on_air", live.id, at=self.clock(), journal_kind="on_air")
+            self._notify(Change("on_air", live.id, live.rev, [], None, live.game, source=source))
+
+    def execute(self, game_id: Any, body: Any, source: str = "api") -> Live:
+        """Apply one command from the vocabulary of API.md to a game."""
+        with self.lock:
+            live = self.get(game_id)
+            command = parse_command(body)
+            self._check_rev(live, body)
+            return self._record(live, command, body, source)
+
+    def _check_rev(self, live: Live, body: Any) -> None:
+        expected = parse_expected_rev(body)
+        if expected is not None and expected != live.rev:
+            raise StaleRev("stale_rev", f"The game has changed since you looked (rev {live.rev}, "
+                                        f"you expected {expected}); nothing was done. Look again and retry.")
+
+    def _record(self, live: Live, command: Command, body: Any, source: str, *, auto: bool = False) -> Live:
+        now = self.clock()
+        events = decide(live.game, command, Ctx(now, self.rng.choice))
+        after = apply_all(live.game, events)
+        rev = live.rev + 1
+        kind = "time_up" if auto else "command"
+        record = {"type": command.type, **command.fields, "source": source}
+        self.store.append(live.id, events, at=now, auto=auto, rev=rev, journal_kind=kind, journal_body=record)
+        batch = (live.log[-1][0] + 1) if live.log else 1
+        live.log += [(batch, auto, e) for e in events]
+        before, live.game, live.rev = live.game, after, rev
+        self._notify(Change(kind, live.id, rev, events, before, after, record, source))
+        return live
+
+    def undo(self, game_id: Any, body: Any = None, source: str = "api") -> Live:
+        """Revert the last command, together with any time-up recorded after it."""
+        with self.lock:
+            live = self.get(game_id)
+            self._check_rev(live, body or {})
+            batches = [b for b, auto, _ in live.log if not auto]
+            if not batches:
+                raise RuleError("nothing_to_undo", "There is nothing to undo in this game.")
+            batch = batches[-1]
+            dropped = [e for b, _, e in live.log if b >= batch]
+            rev = live.rev + 1
+            now = self.clock()
+            self.store.drop_from(live.id, batch, at=now, rev=rev,
+                                 journal_body={"dropped": [e["type"] for e in dropped], "source": source})
+            before = live.game
+            live.log = [row for row in live.log if row[0] < batch]
+            live.rebuild()
+            live.rev = rev
+            live.warned = False
+            self._notify(Change("undo", live.id, rev, dropped, before, live.game, None, source))
+            return live
+
+    def undo_preview(self, live: Live) -> dict | None:
+        """What undo would revert now: the last command's first event, for the panel's button."""
+        batches = [b for b, auto, _ in live.log if not auto]
+        if not batches:
+            return None
+        events = [e for b, _, e in live.log if b >= batches[-1]]
+        return {"events": [e["type"] for e in events], "first": events[0]}
+
+    def tick(self) -> None:
+        """Called by the server's clock task: record time-ups, announce "10 seconds left"."""
+        with self.lock:
+            now = self.clock()
+            for live in self.games.values():
+                timer = live.game.timer
+                if timer is None or not timer.running:
+                    live.warned = live.warned and timer is not None and timer.remaining_ms <= TEN_SECONDS
+                    continue
+                left = timer.ends_at - now
+                if left <= 0:
+                    self._record(live, Command("time_up"), {"type": "time_up"}, "clock", auto=True)
+                    continue
+                if left > TEN_SECONDS:
+                    live.warned = False
+                elif not live.warned and timer.duration_ms > TEN_SECONDS:
+                    live.warned = True
+                    self._notify(Change("moment", live.id, live.rev,
+                                        [{"type": "ten_seconds", "kind": timer.kind, "ends_at": timer.ends_at}],
+                                        live.game, live.game, source="clock"))

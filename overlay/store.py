@@ -1,0 +1,172 @@
+"""SQLite: the games, their event logs, the journal of what operators did, and settings.
+
+Every write is one transaction committed before anything is broadcast (WAL, synchronous=FULL:
+an acknowledged command survives SIGKILL and power loss alike).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    n INTEGER NOT NULL UNIQUE,
+    rules TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    rev INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    batch INTEGER NOT NULL,   -- one command's events share a batch
+    auto INTEGER NOT NULL,    -- 1: recorded by the server's clock (time-up), not by a command
+    at INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS journal (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id TEXT,
+    at INTEGER NOT NULL,
+    kind TEXT NOT NULL,        -- command | undo | time_up | graphics | on_air | create
+    body TEXT NOT NULL,
+    rev INTEGER
+);
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+class StorageError(Exception):
+    """The database refused a write (disk full, read-only folder): nothing was changed."""
+
+    status = 503
+    code = "storage_unavailable"
+
+    def __init__(self, cause: Exception) -> None:
+        self.message = f"The game could not be saved ({cause}); nothing was changed. Check the data folder's disk space and permissions."
+        super().__init__(self.message)
+
+
+class Store:
+    def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:
+        self.path = str(path)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={synchronous}")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                yield self._db
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise StorageError(exc) from exc
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+
+    def query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    # games --------------------------------------------------------------------------------
+
+    def create_game(self, spec: dict, at: int) -> str:
+        with self.transaction() as db:
+            n = db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM games").fetchone()[0]
+            game_id = f"g{n}"
+            db.execute("INSERT INTO games (id, n, rules, spec, rev, created_at) VALUES (?,?,?,?,?,?)",
+                       (game_id, n, spec["rules"], json.dumps(spec, ensure_ascii=False), 0, at))
+            _journal(db, game_id, at, "create", {"title": spec.get("title")}, 0)
+        return game_id
+
+    def games(self) -> list[tuple[str, dict, int, int]]:
+        """(id, spec, rev, created_at) of every game, oldest first."""
+        return [(i, json.loads(s), rev, at) for i, s, rev, at in
+                self.query("SELECT id, spec, rev, created_at FROM games ORDER BY n")]
+
+    def events(self, game_id: str) -> list[dict]:
+        return [json.loads(b) for (b,) in
+                self.query("SELECT body FROM events WHERE game_id=? ORDER BY seq", (game_id,))]
+
+    def log(self, game_id: str) -> list[dict]:
+        rows = self.query("SELECT seq, batch, auto, at, body FROM events WHERE game_id=? ORDER BY seq", (game_id,))
+        return [{"seq": s, "batch": b, "auto": bool(a), "at": at, "event": json.loads(body)}
+                for s, b, a, at, body in rows]
+
+    def append(self, game_id: str, events: list[dict], *, at: int, auto: bool, rev: int,
+               journal_kind: str, journal_body: dict) -> None:
+        """Record one command's (or one time-up's) events and the game's new rev, atomically."""
+        with self.transaction() as db:
+            seq, batch = db.execute(
+                "SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(batch), 0) FROM events WHERE game_id=?",
+                (game_id,)).fetchone()
+            db.executemany(
+                "INSERT INTO events (game_id, seq, batch, auto, at, body) VALUES (?,?,?,?,?,?)",
+                [(game_id, seq + i + 1, batch + 1, int(auto), at, json.dumps(e, ensure_ascii=False))
+                 for i, e in enumerate(events)])
+            db.execute("UPDATE games SET rev=? WHERE id=?", (rev, game_id))
+            _journal(db, game_id, at, journal_kind, journal_body, rev)
+
+    def last_command_batch(self, game_id: str) -> int | None:
+        row = self.query("SELECT MAX(batch) FROM events WHERE game_id=? AND auto=0", (game_id,))
+        return row[0][0]
+
+    def drop_from(self, game_id: str, batch: int, *, at: int, rev: int, journal_body: dict) -> None:
+        """Undo: drop the batch of the last command and every time-up recorded after it."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM events WHERE game_id=? AND batch>=?", (game_id, batch))
+            db.execute("UPDATE games SET rev=? WHERE id=?", (rev, game_id))
+            _journal(db, game_id, at, "undo", journal_body, rev)
+
+    # settings and journal -----------------------------------------------------------------
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        row = self.query("SELECT value FROM settings WHERE key=?", (key,))
+        return json.loads(row[0][0]) if row else default
+
+    def set_setting(self, key: str, value: Any, *, at: int, journal_kind: str | None = None,
+                    journal_body: dict | None = None) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
+                       "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                       (key, json.dumps(value, ensure_ascii=False)))
+            if journal_kind:
+                _journal(db, None, at, journal_kind, journal_body or {key: value}, None)
+
+    def journal(self, game_id: str | None = None, limit: int = 200) -> list[dict]:
+        sql = "SELECT at, kind, body, rev, game_id FROM journal"
+        args: tuple = ()
+        if game_id is not None:
+            sql += " WHERE game_id=?"
+            args = (game_id,)
+        rows = self.query(sql + " ORDER BY id DESC LIMIT ?", args + (limit,))
+        return [{"at": at, "kind": k, "body": json.loads(b), "rev": rev, "game": g} for at, k, b, rev, g in rows]
+
+
+def _journal(db: sqlite3.Connection, game_id: str | None, at: int, kind: str, body: dict,
+             rev: int | None) -> None:
+    db.execute("INSERT INTO journal (game_id, at, kind, body, rev) VALUES (?,?,?,?,?)",
+               (game_id, at, kind, json.dumps(body, ensure_ascii=False), rev))
