@@ -63,7 +63,7 @@ def _decide(scope: str, games: Sequence[GameResult], override: Override | None) 
         return Decision(scope, override.winner, Basis.OVERRIDE, override.reason)
     best, *rest = ranking(games)
     tied = any(margin(g) == margin(best) for g in rest)
-    return Decision(scope, best.team, Basis.MARGIN)
+    return Decision(scope, best.team, Basis.LATER_GAME if tied else Basis.MARGIN)
 
 
 def _check(duels: Sequence[Duel], final: Sequence[GameResult],

@@ -42,7 +42,7 @@ def won(r: GameResult) -> bool:
 
 def sort_key(r: GameResult) -> tuple[int, int]:
     """Ascending key: a larger key is a better result (margin first, then the later game)."""
-    return (margin(r), -r.played_at)
+    return (margin(r), r.played_at)
 
 
 def better(a: GameResult, b: GameResult) -> GameResult:
