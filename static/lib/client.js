@@ -1,0 +1,246 @@
+// The shared overlay client: connects to the server's /overlay namespace, keeps the newest
+// state, measures the clock offset and drives one graphic through a small interface
+// (CasparCG/SPX/OGraf style):
+//
+//   const graphic = create(stage, ctx)
+//   graphic.update(state, prev)   apply a public state (null = no game on air); also draws the
+//                                 first frame, so load, reconnect and change share one path
+//   graphic.cue(onAir, prev)      optional: what `graphics` says is on air
+//   graphic.play() / .stop()      optional hooks around the stage's entrance / exit
+//
+// The stage stays hidden until the first state has been applied and the fonts are ready, so a
+// page never flashes stale or empty content; OBS visibility changes replay the entrance.
+
+import { io } from "../vendor/socket.io/socket.io.esm.min.js";
+import { ServerClock } from "./clock.js";
+import { translator } from "./i18n.js";
+
+const RESYNC_MS = 5 * 60_000;
+
+/** Reads the page's config (rendered by templates/overlays/base.html). */
+export function pageConfig() {
+  const el = document.getElementById("overlay-config");
+  const cfg = el ? JSON.parse(el.textContent) : {};
+  return {
+    graphic: cfg.graphic || document.documentElement.dataset.graphic || "overlay",
+    game: cfg.game ?? null,
+    lang: cfg.lang || "ru",
+    theme: cfg.theme || "classic",
+    sound: !!cfg.sound,
+    staticUrl: cfg.static || "/static/",
+    query: cfg.query || {},
+  };
+}
+
+/** Plays the timer signals when the page was opened with ?sound=1. */
+class Sounds {
+  constructor(enabled, staticUrl) {
+    this.enabled = enabled;
+    this.log = []; // what was played, for the operator's console and the tests
+    this.audio = {};
+    if (!enabled) return;
+    for (const name of ["start", "warning", "timeup"]) {
+      const a = new Audio(`${staticUrl}sounds/${name}.ogg`);
+      a.preload = "auto";
+      this.audio[name] = a;
+    }
+  }
+
+  play(name) {
+    if (!this.enabled || !this.audio[name]) return;
+    const a = this.audio[name];
+    this.log.push({ name, at: Date.now() });
+    try {
+      a.currentTime = 0;
+      // Autoplay may be refused outside OBS (a browser tab without a click): stay silent.
+      a.play().catch(() => {});
+    } catch {
+      /* media element not ready: skip this signal */
+    }
+  }
+}
+
+/** Wires a graphic factory to the server. Returns the public handle (also window.chgkOverlay). */
+export function mount(create, options = {}) {
+  const config = { ...pageConfig(), ...options };
+  const stage = document.getElementById("stage");
+  const body = document.body;
+  const clock = new ServerClock();
+  const t = translator(config.lang);
+  const sounds = new Sounds(config.sound, config.staticUrl);
+
+  const ctx = { config, clock, t, stage, sound: (name) => sounds.play(name), live: false };
+  const graphic = create(stage, ctx);
+
+  let current;              // last applied state (undefined: none yet; null: no game on air)
+  let onAir = {};           // last applied graphics map
+  let graphicsSeq = -1;
+  let freshConnection = true;
+  let revealed = false;
+
+  function setStatus(name) {
+    body.dataset.connection = name;
+  }
+
+  // ---- state ------------------------------------------------------------------------------
+
+  function accept(state) {
+    if (state && typeof state !== "object") return false;
+    if (state && config.game != null && String(state.id) !== String(config.game)) {
+      return false; // a pinned page never shows another game, even for one frame
+    }
+    if (current && state && String(state.id) === String(current.id) && state.rev < current.rev) {
+      return false; // stale: we already have a newer state of this game
+    }
+    return true;
+  }
+
+  function applyState(state) {
+    if (!accept(state)) return;
+    if (state?.timer) clock.hint(state.timer.server_now);
+    const prev = current === undefined ? undefined : current;
+    current = state ?? null;
+    graphic.update(current, prev);
+    body.dataset.rev = current ? String(current.rev) : "";
+    body.dataset.game = current ? String(current.id) : "";
+    if (!revealed) reveal();
+  }
+
+  function applyGraphics(msg) {
+    if (!msg || typeof msg !== "object") return;
+    const seq = Number.isFinite(msg.seq) ? msg.seq : 0;
+    // The first message of a connection is the server's whole truth (its counter may have
+    // restarted with it); later ones must be newer.
+    if (!freshConnection && seq < graphicsSeq) return;
+    freshConnection = false;
+    graphicsSeq = seq;
+    if (Number.isFinite(msg.server_now)) clock.hint(msg.server_now);
+    const prev = onAir;
+    onAir = msg.graphics || {};
+    // Parts the operator took out (`hide`) leave the air even when the state gives them content;
+    // hiding this page's own graphic (e.g. "full") takes out all of its parts.
+    const hidden = new Set(Array.isArray(msg.hidden) ? msg.hidden : []);
+    const pageHidden = hidden.has(config.graphic);
+    for (const el of stage.querySelectorAll("[data-part]")) {
+      el.classList.toggle("op-hidden", pageHidden || hidden.has(el.dataset.part));
+    }
+    graphic.cue?.(onAir, prev);
+    body.dataset.graphicsSeq = String(seq);
+  }
+
+  // ---- entrance / exit --------------------------------------------------------------------
+
+  async function reveal() {
+    revealed = true;
+    try {
+      await document.fonts.ready;
+    } catch {
+      /* fonts API unavailable: show anyway */
+    }
+    body.classList.add("ready");
+    requestAnimationFrame(() => requestAnimationFrame(play));
+  }
+
+  function play() {
+    stage.classList.add("live");
+    ctx.live = true;
+    graphic.play?.();
+  }
+
+  function stop() {
+    stage.classList.remove("live");
+    ctx.live = false;
+    graphic.stop?.();
+  }
+
+  /** Takes everything out at once (no exit animation) and plays the entrance again. */
+  function replay() {
+    if (!revealed || current === undefined) return;
+    stage.classList.add("instant");
+    stop();
+    void stage.offsetWidth;
+    stage.classList.remove("instant");
+    requestAnimationFrame(() => requestAnimationFrame(play));
+  }
+
+  // OBS browser source: replay the entrance when the source goes to program or becomes visible.
+  window.addEventListener("obsSourceActiveChanged", (e) => {
+    if (e.detail?.active) replay();
+  });
+  window.addEventListener("obsSourceVisibleChanged", (e) => {
+    if (e.detail?.visible) replay();
+    else {
+      stage.classList.add("instant");
+      stop();
+    }
+  });
+
+  // ---- connection -------------------------------------------------------------------------
+
+  const socket = io("/overlay", {
+    reconnection: true,
+    reconnectionAttempts: Infinity,
+    reconnectionDelay: 500,
+    reconnectionDelayMax: 5000,
+    randomizationFactor: 0.5,
+    timeout: 5000,
+    auth: { graphic: config.graphic, game: config.game },
+  });
+
+  let manualRetry = 500;
+  function retryLater() {
+    // The manager retries lost transports by itself; a connection the server refused or closed
+    // on purpose is not retried automatically, so do it here, with the same backoff.
+    setTimeout(() => {
+      if (!socket.connected && !socket.active) socket.connect();
+    }, manualRetry);
+    manualRetry = Math.min(manualRetry * 2, 5000);
+  }
+
+  let resyncTimer = null;
+  socket.on("connect", () => {
+    setStatus("connected");
+    manualRetry = 500;
+    freshConnection = true;
+    if (config.game != null) socket.emit("follow", { game: config.game });
+    socket.emit("hello", { graphic: config.graphic, page: location.href, game: config.game });
+    clock.sync(socket).then((ok) => {
+      body.dataset.clock = ok ? "synced" : "coarse";
+    });
+    clearInterval(resyncTimer);
+    resyncTimer = setInterval(() => clock.sync(socket), RESYNC_MS);
+  });
+  socket.on("disconnect", (reason) => {
+    // On air nothing changes: the last state stays and timers keep counting locally.
+    setStatus("lost");
+    clearInterval(resyncTimer);
+    if (reason === "io server disconnect") retryLater();
+  });
+  socket.on("connect_error", () => {
+    setStatus("lost");
+    if (!socket.active) retryLater();
+  });
+  socket.on("state", applyState);
+  socket.on("graphics", applyGraphics);
+  socket.on("reload", () => location.reload());
+
+  const handle = {
+    config,
+    clock,
+    socket,
+    sounds: sounds.log,
+    get state() {
+      return current;
+    },
+    get onAir() {
+      return onAir;
+    },
+    update: applyState,
+    cue: (graphics) => applyGraphics({ seq: graphicsSeq + 1, graphics }),
+    play,
+    stop,
+    replay,
+  };
+  window.chgkOverlay = handle;
+  return handle;
+}

@@ -1,0 +1,84 @@
+// Tiny DOM helpers shared by the graphics (no framework: a graphic is a few elements).
+
+/** Creates an element: h("div", {class: "x", text: "y"}, child, ...). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k === "style") el.style.cssText = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c != null) el.append(c);
+  return el;
+}
+
+/** Sets text only when it differs (no needless layout). Returns true when it changed. */
+export function setText(el, text) {
+  const s = text == null ? "" : String(text);
+  if (el.textContent === s) return false;
+  el.textContent = s;
+  return true;
+}
+
+/** Toggles the on-air class of a graphic part: `.is-in` parts are visible once the stage is live. */
+export function show(el, on) {
+  el.classList.toggle("is-in", !!on);
+}
+
+/** Restarts a CSS animation class (e.g. a pulse when a score changes). */
+export function pulse(el, cls) {
+  el.classList.remove(cls);
+  void el.offsetWidth; // reflow so the same animation can run again
+  el.classList.add(cls);
+}
+
+/** Shrinks an element's font size until its content fits its box (long question texts). */
+export function fitText(el, maxPx, minPx) {
+  let size = maxPx;
+  el.style.fontSize = `${size}px`;
+  while (size > minPx && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)) {
+    size -= 2;
+    el.style.fontSize = `${size}px`;
+  }
+  return size;
+}
+
+/** The experts' display name for either rule set. */
+export function expertsName(state, t) {
+  if (!state) return t("experts");
+  if (state.experts?.name) return state.experts.name;
+  const id = state.central?.team;
+  const team = id && (state.teams || []).find((x) => x.id === id);
+  return team ? team.name : t("experts");
+}
+
+/** The photo URL of a round's viewer, if any: `author.photo`, or the first image among the
+ * question's `media` (each a URL string or {type, url}). */
+export function photoUrl(round) {
+  if (!round) return null;
+  if (typeof round.author?.photo === "string" && round.author.photo) return round.author.photo;
+  for (const m of [].concat(round.media ?? [])) {
+    if (!m) continue;
+    if (typeof m === "string") {
+      if (/\.(png|jpe?g|webp|gif|avif|svg)(\?|#|$)/i.test(m) || m.startsWith("data:image/")) return m;
+      continue;
+    }
+    if (m.type && !["image", "photo"].includes(m.type)) continue;
+    const url = m.url || m.src || m.photo;
+    if (url) return url;
+  }
+  return null;
+}
+
+/** Fills every [data-t="key"] element under root with its translation. */
+export function translateAll(root, t) {
+  for (const el of root.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+}
+
+/** The part element of a graphic: root itself or its first [data-part=name] descendant. */
+export function part(root, name) {
+  if (root.matches?.(`[data-part="${name}"]`)) return root;
+  return root.querySelector(`[data-part="${name}"]`);
+}

@@ -1,0 +1,70 @@
+// Lower-third: not game state but a cue — shown while `graphics` has "lower-third" on air with
+// data {title, subtitle?, kind?, duration_ms?}; goes out by itself at `expires_at` (or
+// shown_at + duration_ms) in server time, even if the server's own expiry message is late.
+
+import { part, setText, show } from "../lib/dom.js";
+
+const NAME = "lower-third";
+const KINDS = new Set(["player", "host", "sponsor", "captain", "text"]);
+
+export default function create(root, ctx) {
+  const el = part(root, NAME);
+  const { clock } = ctx;
+  const title = el.querySelector('[data-ref="title"]');
+  const subtitle = el.querySelector('[data-ref="subtitle"]');
+  let currentKey = null;
+  let outTimer = 0;
+  let swapTimer = 0;
+
+  function fill(data) {
+    setText(title, data.title || data.text || "");
+    setText(subtitle, data.subtitle || "");
+    for (const k of KINDS) el.classList.remove(`kind-${k}`);
+    if (KINDS.has(data.kind)) el.classList.add(`kind-${data.kind}`);
+  }
+
+  function takeOut() {
+    clearTimeout(outTimer);
+    clearTimeout(swapTimer);
+    currentKey = null;
+    show(el, false);
+  }
+
+  function expiry(entry) {
+    if (Number.isFinite(entry.expires_at)) return entry.expires_at;
+    const d = entry.data?.duration_ms;
+    return Number.isFinite(d) && Number.isFinite(entry.shown_at) ? entry.shown_at + d : null;
+  }
+
+  return {
+    update() {
+      /* cue-driven: the game state does not move a lower-third */
+    },
+    cue(onAir) {
+      const entry = onAir[NAME];
+      const ends = entry ? expiry(entry) : null;
+      if (!entry || (ends != null && clock.now() >= ends)) {
+        takeOut();
+        return;
+      }
+      const key = JSON.stringify([entry.data, entry.shown_at]);
+      if (key === currentKey) return;
+      const wasIn = currentKey !== null;
+      currentKey = key;
+      clearTimeout(outTimer);
+      clearTimeout(swapTimer);
+      if (wasIn) {
+        // A new strap over an old one: take the old one out first, then bring the new one in.
+        show(el, false);
+        swapTimer = setTimeout(() => {
+          fill(entry.data || {});
+          show(el, true);
+        }, 420);
+      } else {
+        fill(entry.data || {});
+        show(el, true);
+      }
+      if (ends != null) outTimer = setTimeout(takeOut, Math.max(0, ends - clock.now()));
+    },
+  };
+}

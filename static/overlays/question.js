@@ -1,0 +1,73 @@
+// The viewer's card: sector number and kind, who sent the question (photo when given), the
+// prize, the question text once the round has started, the answer and verdict once judged.
+
+import { fitText, part, photoUrl, setText, show, translateAll } from "../lib/dom.js";
+
+export function questionVisible(state) {
+  return !!state?.round && state.status === "playing";
+}
+
+export default function create(root, ctx) {
+  const el = part(root, "question");
+  const { t } = ctx;
+  translateAll(el, t);
+  const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
+  const f = {
+    sector: ref("sector"), kind: ref("kind"), count: ref("count"), flag: ref("flag"),
+    prizeBox: ref("prize-box"), prize: ref("prize"), photo: ref("photo"), name: ref("name"),
+    city: ref("city"), text: ref("text"), answer: ref("answer"), verdict: ref("verdict"),
+  };
+  let photoSrc = null;
+  let fitted = "";
+
+  f.photo.addEventListener("load", () => f.photo.classList.add("loaded"));
+  f.photo.addEventListener("error", () => f.photo.classList.remove("loaded"));
+
+  function setPhoto(url) {
+    if (url === photoSrc) return;
+    photoSrc = url;
+    f.photo.classList.remove("loaded");
+    if (url) f.photo.src = url;
+    else f.photo.removeAttribute("src");
+  }
+
+  return {
+    update(state) {
+      const visible = questionVisible(state);
+      show(el, visible);
+      if (!visible) return;
+      const r = state.round;
+
+      setText(f.sector, t("sector_n", { n: r.sector }));
+      setText(f.kind, r.kind && r.kind !== "regular" ? t(`kind_${r.kind}`) : "");
+      setText(f.count, r.questions > 1 ? t("question_n_of", { n: r.question + 1, total: r.questions }) : "");
+      setText(f.flag, state.decisive?.active ? t("decisive_badge") : r.early ? t("early_badge") : "");
+
+      const prize = r.prize;
+      f.prizeBox.classList.toggle("none", !prize || prize.amount == null);
+      setText(f.prize, prize ? t.money(prize.amount, prize.currency) : "");
+
+      setText(f.name, r.author?.name || t("viewers"));
+      setText(f.city, r.author?.city || "");
+      setPhoto(photoUrl(r));
+
+      const text = r.text || "";
+      el.classList.toggle("no-text", !text);
+      if (setText(f.text, text) || fitted !== text) {
+        fitted = text;
+        if (text) fitText(f.text, 38, 28);
+      }
+
+      // The verdict of the question on screen: results[i] once it is judged.
+      const verdict = (r.results || [])[r.question] ?? (r.phase === "closed" ? (r.results || []).at(-1) : null);
+      const answer = r.answer || "";
+      el.classList.toggle("has-answer", !!answer || !!verdict);
+      setText(f.answer, answer);
+      f.verdict.className = `qc-verdict ${verdict || ""}`;
+      setText(
+        f.verdict,
+        verdict === "correct" ? t("verdict_correct") : verdict === "incorrect" ? t("verdict_incorrect") : "",
+      );
+    },
+  };
+}

@@ -1,0 +1,118 @@
+// Timer: counts down locally from the server's `ends_at` (corrected by the clock offset), so
+// every screen shows the same tenth. Warning look in the last 10 s, time-up look at zero,
+// optional signals (?sound=1) at start, at 10 s left and at time-up.
+
+import { part, setText, show } from "../lib/dom.js";
+import { WARNING_MS, formatRemaining, remainingMs } from "../lib/timer.js";
+
+const TICKS = 60;
+const SHOWN_PHASES = new Set(["discussion", "answer", "club_help"]);
+
+/** Identity of one countdown: a new minute, blitz question, extra minute or club help. */
+function countdownKey(state) {
+  const r = state?.round;
+  const tm = state?.timer;
+  if (!tm) return "";
+  return [state.id, r?.sector, r?.question, tm.kind, tm.duration_ms].join("|");
+}
+
+export function timerVisible(state) {
+  const tm = state?.timer;
+  if (!tm || state.status !== "playing") return false;
+  if (tm.running) return true;
+  const r = state.round;
+  if (!r || !SHOWN_PHASES.has(r.phase)) return false;
+  // An early answer never started the minute: there is nothing to count.
+  return !(r.early && (tm.remaining_ms ?? 0) >= tm.duration_ms);
+}
+
+export default function create(root, ctx) {
+  const el = part(root, "timer");
+  const { t, clock } = ctx;
+  const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
+  const digits = ref("digits");
+  const kind = ref("kind");
+  const hand = ref("hand");
+  const up = ref("up");
+  up.textContent = t("time_up");
+  const decimal = t.lang === "en" ? "." : ",";
+
+  const ticks = [];
+  const tickBox = ref("ticks");
+  for (let i = 0; i < TICKS; i++) {
+    const tick = document.createElement("i");
+    tick.className = "tm-tick";
+    tick.style.transform = `rotate(${i * (360 / TICKS)}deg)`;
+    tickBox.append(tick);
+    ticks.push(tick);
+  }
+
+  let timer = null;
+  let key = "";
+  let visible = false;
+  let raf = 0;
+  let gone = -1;
+  let lastRemaining = null; // what the previous frame showed for this countdown
+  const signalled = { start: "", warning: "", timeup: "" };
+
+  function signal(name) {
+    if (signalled[name] === key) return;
+    signalled[name] = key;
+    ctx.sound(name);
+  }
+
+  function frame() {
+    raf = 0;
+    if (!timer) return;
+    const duration = Math.max(1, timer.duration_ms || 1);
+    const rem = remainingMs(timer, clock);
+    setText(digits, formatRemaining(rem, decimal));
+    const elapsed = Math.min(1, Math.max(0, 1 - rem / duration));
+    const nGone = Math.min(TICKS, Math.floor(elapsed * TICKS + 1e-6));
+    if (nGone !== gone) {
+      ticks.forEach((tick, i) => tick.classList.toggle("gone", i < nGone));
+      gone = nGone;
+    }
+    hand.style.transform = `rotate(${elapsed * 360}deg)`;
+    el.classList.toggle("warn", rem > 0 && rem <= WARNING_MS);
+    el.classList.toggle("up", rem === 0 && visible);
+    el.classList.toggle("running", !!timer.running && rem > 0);
+    el.classList.toggle("paused", !timer.running && rem > 0);
+
+    if (lastRemaining !== null && visible) {
+      if (lastRemaining > WARNING_MS && rem <= WARNING_MS && rem > 0) signal("warning");
+      if (lastRemaining > 0 && rem === 0) signal("timeup");
+    }
+    lastRemaining = rem;
+    if (timer.running && rem > 0) raf = requestAnimationFrame(frame);
+  }
+
+  return {
+    update(state, prev) {
+      const prevTimer = prev?.timer ?? null;
+      const prevKey = countdownKey(prev);
+      timer = state?.timer ?? null;
+      const newKey = countdownKey(state);
+      if (newKey !== key) {
+        key = newKey;
+        lastRemaining = null;
+      }
+      visible = timerVisible(state);
+      show(el, visible);
+      if (timer) setText(kind, t(`timer_${timer.kind}`));
+
+      // A fresh start seen live (not on load): the countdown is new, or it was waiting full.
+      if (prev !== undefined && timer?.running && visible) {
+        const fresh =
+          prevKey !== key ||
+          !prevTimer?.running && (prevTimer?.remaining_ms ?? 0) >= (prevTimer?.duration_ms ?? 1);
+        if (fresh && remainingMs(timer, clock) > timer.duration_ms - 3000) signal("start");
+      }
+      if (!raf) frame();
+      else {
+        cancelAnimationFrame(raf);
+        frame();
+      }
+    },
+  };
+}
