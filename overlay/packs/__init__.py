@@ -1,9 +1,20 @@
 """Question pack import: bytes of a pack file → `Pack` (pure: no I/O, no state).
 
-    from overlay.packs import parse_pack, PackError
-    pack = parse_pack(raw_bytes, filename="rusch16.txt")   # raises PackError
+    from overlay.packs import parse_pack, PackError, question_to_spec, parts_to_specs
+    pack = parse_pack(raw_bytes, filename="rusch16.txt")   # raises PackError only
+    for q in pack.questions(): spec = question_to_spec(q)   # a game spec question object
 
-Formats: the question database's text format (KOI8-R, CP1251 or UTF-8, detected) and 4s.
+Formats: the question database's text format and 4s (chgksuite); encodings UTF-8 (with or
+without BOM), CP1251 and KOI8-R, detected. Choices worth knowing:
+- Media references «(pic: a.jpg)», «(aud: b.mp3)», «(img a.jpg)» are taken out of the text
+  (it goes on air) into `media`; those in answer/comment/source go to `answer_media`, since
+  showing them with the question would give the answer away.
+- The database's «<раздатка>…</раздатка>» and 4s «>» become `handout`, out of the text.
+- Lists (4s «- » lines, database «1. » paragraphs) render as «1. …» lines in the text; when the
+  question and the answer are lists of the same length (≥ 2) they also become `parts` (blitz).
+- Authors: «Имя Фамилия (Город)» → name, city; with several people the first is kept (a city
+  written once after a group is shared) and `raw` keeps the whole field.
+- Complete HTML entities in the database format decode («&eacute;» → «é»); URLs keep their «&».
 """
 from __future__ import annotations
 

@@ -219,6 +219,7 @@ class DbParser:
         text, media = take_media(text)
         answer, answer_media = take_media(values.get("answer", ""))
         comment, comment_media = take_media(values.get("comment", ""))
+        source, source_media = take_media(values.get("source", ""))
         if "answer" not in q.fields:
             raise PackError(q.line, f"question {q.number} has no answer: expected «Ответ:» after it")
         if not answer:
@@ -235,10 +236,10 @@ class DbParser:
             preamble = split_text[0] if parts else ""
         self._tour(q.line).questions.append(PackQuestion(
             number=q.number, text=text, answer=answer, accepted=accepted, rejected=rejected,
-            comment=comment, source=values.get("source", ""),
+            comment=comment, source=source,
             author=author or self._default_author(),
             media=media + handout_media, handout=handout, parts=parts, preamble=preamble,
-            answer_media=answer_media + comment_media, line=q.line,
+            answer_media=answer_media + comment_media + source_media, line=q.line,
         ))
 
     def _result(self) -> dict:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import codecs
+import math
 import re
+from collections import Counter
 
 from .errors import PackError
 
@@ -13,13 +15,14 @@ _MARKERS = ("Вопрос", "Ответ", "Зачет", "Зачёт", "Комм�
 # Letters and typography a Russian/Ukrainian/Belarusian pack uses outside ASCII.
 _PLAUSIBLE = re.compile(r"[А-Яа-яЁёЄєІіЇїҐґЎў«»„“”‘’—–…№°§©®™•·±×\u00a0\u0301]")
 _CONTROL = re.compile(r"[\x01-\x08\x0e-\x1f\x7f-\x9f]")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_LOWER = re.compile(r"[а-яё]")
-_UPPER = re.compile(r"[А-ЯЁ]")
-
-
-def _count(pattern: re.Pattern[str], text: str) -> int:
-    return len(text) - len(pattern.sub("", text))
+# Approximate letter frequencies of Russian prose (plus Ukrainian letters), per mille.
+_FREQ = {
+    "о": 110, "е": 85, "а": 80, "и": 74, "н": 67, "т": 63, "с": 55, "р": 47, "в": 45, "л": 44,
+    "к": 35, "м": 32, "д": 30, "п": 28, "у": 26, "я": 20, "ы": 19, "ь": 17, "г": 17, "з": 16,
+    "б": 16, "ч": 14, "й": 12, "х": 10, "ж": 9, "ш": 7, "ю": 6, "ц": 5, "щ": 4, "э": 3, "ф": 3,
+    "ё": 2, "ъ": 0.4, "і": 20, "ї": 5, "є": 4, "ґ": 0.5,
+}
+_LOG_FREQ = {letter: math.log(per_mille / 1000) for letter, per_mille in _FREQ.items()}
 
 
 def _line_of(data: bytes | str, offset: int) -> int:
@@ -32,21 +35,25 @@ def _normalize(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").rstrip("\x1a")
 
 
-def _score(text: str) -> tuple[int, int]:
-    """Higher is a more likely decoding: marker words first, then lower case dominance.
+def _score(text: str, hist: Counter[str]) -> tuple[int, float]:
+    """Higher is a more likely decoding: marker words first, then how Russian the letters look.
 
-    KOI8-R and CP1251 both put Cyrillic at 0xC0-0xFF with the cases swapped, so the wrong
-    one of the two turns ordinary prose into mostly capitals.
+    KOI8-R and CP1251 both put Cyrillic at 0xC0-0xFF, in a different order and with the cases
+    swapped, so the wrong one of the two turns prose into mostly capitals made of rare letters.
     """
     markers = sum(text.count(m) for m in _MARKERS)
-    return markers, _count(_LOWER, text) - _count(_UPPER, text)
+    likelihood = 0.0
+    for ch, n in hist.items():
+        low = ch.lower()
+        if low in _LOG_FREQ:
+            likelihood += n * _LOG_FREQ[low]
+            likelihood += n if ch == low else -n  # lower case dominates real prose
+    return markers, likelihood
 
 
-def _plausible(text: str) -> bool:
-    non_ascii = _count(_NON_ASCII, text)
-    if non_ascii == 0:
-        return True
-    odd = non_ascii - _count(_PLAUSIBLE, text)
+def _plausible(hist: Counter[str]) -> bool:
+    non_ascii = sum(n for ch, n in hist.items() if ch > "\x7f")
+    odd = sum(n for ch, n in hist.items() if ch > "\x7f" and not _PLAUSIBLE.match(ch))
     return odd * 20 <= non_ascii  # at most 5 % of non-ASCII characters outside the alphabet
 
 
@@ -98,8 +105,9 @@ def _decode_legacy(data: bytes) -> tuple[str, str]:
             text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
-        if _plausible(text):
-            candidates.append((_score(text), encoding, text))
+        hist = Counter(text)  # one pass; the checks below look at distinct characters only
+        if _plausible(hist):
+            candidates.append((_score(text, hist), encoding, text))
     if not candidates:
         raise PackError(None, "cannot decode: not UTF-8, CP1251 or KOI8-R text")
     candidates.sort(key=lambda c: c[0], reverse=True)

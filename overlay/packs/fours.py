@@ -111,8 +111,9 @@ class FoursParser:
         kind = _MARKERS.get(token)
         if kind is None:
             if self.open is None:
-                raise PackError(n, "expected a line starting with a 4s marker "
-                                   f"({_MARKER_LIST}), found «{raw.strip()[:60]}»")
+                after = " (a blank line ends a question)" if n > 1 else ""
+                raise PackError(n, f"expected a line starting with a 4s marker ({_MARKER_LIST}){after}, "
+                                   f"found «{raw.strip()[:60]}»")
             self.open.lines.append(raw.strip())
             return
         self.open = _Field(line=n, lines=[rest[0].strip()] if rest else [])
@@ -180,7 +181,7 @@ class FoursParser:
         if not (text.text or text.media or handout.text):
             raise PackError(q.line, f"question {number} has no text after «?»")
         accepted, rejected = _value(f.get("accepted", [])), _value(f.get("rejected", []))
-        comment = _value(f.get("comment", []))
+        comment, source = _value(f.get("comment", [])), _value(f.get("source", []))
         acc = accepted.items if accepted.items is not None else answer_list(accepted.text)
         rej = rejected.items if rejected.items is not None else answer_list(rejected.text)
         parts = build_parts(text.items or [], answer.items or [], acc, rej, accepted.items, rejected.items)
@@ -189,11 +190,11 @@ class FoursParser:
             self.tours.append(_Tour(title=None))
         self.tours[-1].questions.append(PackQuestion(
             number=number, text=text.text, answer=answer.text, accepted=acc, rejected=rej,
-            comment=comment.text, source=_value(f.get("source", [])).text,
+            comment=comment.text, source=source.text,
             author=parse_author(_unescape(author_text)),
             media=text.media + handout.media, handout=handout.text,
             parts=parts, preamble=text.preamble if parts else "",
-            answer_media=answer.media + comment.media, line=q.line,
+            answer_media=answer.media + comment.media + source.media, line=q.line,
         ))
 
     def _result(self) -> dict:

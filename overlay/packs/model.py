@@ -47,7 +47,7 @@ class PackQuestion:
     handout: str = ""
     parts: list[QuestionPart] = field(default_factory=list)  # empty unless multi-part
     preamble: str = ""  # text before the parts (only for a multi-part question)
-    answer_media: list[str] = field(default_factory=list)  # files in answer/comment: no spoilers
+    answer_media: list[str] = field(default_factory=list)  # files in answer/comment/source: spoilers
     line: int = 0  # where the question starts in the file
 
     def to_dict(self) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from .model import Author, QuestionPart
 # (pic: a.jpg) and (aud: b.mp3) in the database format; (img [options] a.jpg) in 4s.
 _MEDIA = re.compile(r"\((?:pic|aud|audio|video|img)\b([^()\n]*)\)", re.IGNORECASE)
 # Only complete references: "&pg=" in a URL must stay, while "&eacute;" and "&#972;" decode.
+_FILE = re.compile(r"^(?:[a-z]+://\S+|\S*\.[A-Za-z0-9]{2,5})$")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
@@ -31,9 +32,10 @@ def take_media(text: str) -> tuple[str, list[str]]:
 
     def grab(m: re.Match[str]) -> str:
         tokens = m.group(1).strip().lstrip(":").split()
-        if not tokens:
+        # (img w=5cm a.jpg): options come before the file; "(img is …)" prose is no reference
+        if not tokens or not _FILE.match(tokens[-1]):
             return m.group()
-        found.append(tokens[-1])  # (img w=5cm a.jpg): options come before the file
+        found.append(tokens[-1])
         return " "
 
     rest = _MEDIA.sub(grab, text)
