@@ -49,13 +49,18 @@ class Sounds {
   play(name) {
     if (!this.enabled || !this.audio[name]) return;
     const a = this.audio[name];
-    this.log.push({ name, at: Date.now() });
+    const entry = { name, at: Date.now(), ok: null };
+    this.log.push(entry);
     try {
       a.currentTime = 0;
       // Autoplay may be refused outside OBS (a browser tab without a click): stay silent.
-      a.play().catch(() => {});
-    } catch {
-      /* media element not ready: skip this signal */
+      a.play().then(
+        () => { entry.ok = true; },
+        (err) => { entry.ok = false; entry.error = err?.name || String(err); },
+      );
+    } catch (err) {
+      entry.ok = false; // media element not ready: skip this signal
+      entry.error = err?.name || String(err);
     }
   }
 }
@@ -68,6 +73,14 @@ export function mount(create, options = {}) {
   const clock = new ServerClock();
   const t = translator(config.lang);
   const sounds = new Sounds(config.sound, config.staticUrl);
+
+  // The stage is designed at 1920×1080; a smaller window (a panel's preview) sees it scaled.
+  const fit = () => {
+    const k = Math.min(innerWidth / 1920, innerHeight / 1080);
+    stage.style.setProperty("--fit", k > 0 && Math.abs(k - 1) > 0.001 ? String(k) : "1");
+  };
+  fit();
+  addEventListener("resize", fit);
 
   const ctx = { config, clock, t, stage, sound: (name) => sounds.play(name), live: false };
   const graphic = create(stage, ctx);

@@ -22,9 +22,3 @@ export function formatRemaining(ms, decimal = ",") {
   const s = Math.ceil(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
-
-/** A key that changes when a new timer starts (a new minute, blitz question, extra minute). */
-export function timerKey(timer) {
-  if (!timer) return "";
-  return `${timer.kind}|${timer.duration_ms}`;
-}

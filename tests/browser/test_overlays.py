@@ -1,0 +1,670 @@
+"""On-air graphics in the real system Chromium against a real server process.
+
+Each overlay: loads with a transparent background and no console errors, keeps its text at
+28 px or more inside the 90 % safe area, and shows a change made through the HTTP API within a
+second. Plus: the timer counts from `ends_at` with the clock offset and plays its signals, a
+pinned overlay ignores other games, OBS visibility replays the entrance, the server's `reload`
+reloads a page, and an overlay survives a server restart without a reload.
+
+Screenshots of every overlay in a mid-game state are written to $CHGK_SCREENSHOT_DIR when set
+(`CHGK_SCREENSHOT_DIR=docs/screenshots python -m pytest tests/browser/test_overlays.py`), else to
+a temporary folder.
+"""
+from __future__ import annotations
+
+import math
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+import requests
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "testtoken"
+GRAPHICS = ["scoreboard", "timer", "table", "question", "blitz", "lower-third", "result", "full"]
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--no-first-run", "--disable-sync", "--autoplay-policy=no-user-gesture-required",
+]
+SAFE = {"left": 96, "top": 54, "right": 1824, "bottom": 1026}
+
+
+# --- a real server -------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class OverlayServer:
+    """`python -m overlay serve --demo` as a child process; restartable on the same port and data."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.http = requests.Session()
+        self.http.headers["Authorization"] = f"Bearer {TOKEN}"
+        self.log_path = data.parent / f"server-{self.port}.log"
+
+    def start(self, timeout: float = 30) -> None:
+        env = {**os.environ, "CHGK_OVERLAY_TOKEN": TOKEN, "PYTHONUNBUFFERED": "1"}
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "overlay", "serve", "--port", str(self.port), "--data", str(self.data), "--demo"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text(errors='replace')[-2000:]}")
+            try:
+                if requests.get(self.url + "/api/on-air", timeout=0.5).ok:
+                    return
+            except requests.RequestException:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"server did not start: {self.log_path.read_text(errors='replace')[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL, like a crash: nothing is closed cleanly."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        r = self.http.request(method, self.url + path, json=body, timeout=5)
+        assert r.ok, f"{method} {path} -> {r.status_code} {r.text}"
+        return r.json()
+
+    def command(self, game: str, type_: str, **fields: Any) -> dict:
+        return self.api("POST", f"/api/games/{game}/commands", {"type": type_, **fields})["state"]
+
+    def new_game(self, *, target: int = 6, timers: dict | None = None, on_air: bool = True) -> str:
+        spec = game_spec(target=target, timers=timers)
+        game = self.api("POST", "/api/games", spec)["id"]
+        if on_air:
+            self.api("PUT", "/api/on-air", {"game": game})
+        return game
+
+
+# A viewer's photo: a small drawn portrait as a data URL (the server serves no media of its own).
+PORTRAIT = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'%3E"
+    "%3Crect width='100' height='100' fill='%235b6f8f'/%3E%3Ccircle cx='50' cy='40' r='19' fill='%23e9d3bf'/%3E"
+    "%3Cpath d='M14 100 Q18 66 50 64 Q82 66 86 100 Z' fill='%238a2f3c'/%3E"
+    "%3Cpath d='M30 38 Q31 16 50 17 Q70 16 70 38 Q64 26 50 27 Q37 26 30 38 Z' fill='%233b2a20'/%3E%3C/svg%3E")
+
+
+def _q(text: str, answer: str, name: str, city: str, amount: int) -> dict:
+    return {"text": text, "answer": answer, "author": {"name": name, "city": city},
+            "prize": {"amount": amount, "currency": "UAH"}}
+
+
+def game_spec(target: int = 6, timers: dict | None = None) -> dict:
+    """A tv game written for these tests: blitz on 5, superblitz on 9, sponsor on 13."""
+    sectors: list[dict] = []
+    for n in range(1, 14):
+        if n == 5:
+            sectors.append({"number": n, "kind": "blitz", "questions": [
+                _q(f"Блиц, вопрос {i}: сколько будет {i} + {i}?", str(2 * i), "Света Рыбак", "Львов", 500)
+                for i in (1, 2, 3)]})
+        elif n == 9:
+            sectors.append({"number": n, "kind": "superblitz", "questions": [
+                _q(f"Суперблиц, вопрос {i}: назовите цвет номер {i} радуги.", c, "Лев Шевчук", "Запорожье", 700)
+                for i, c in ((1, "Красный"), (2, "Оранжевый"), (3, "Жёлтый"))]})
+        else:
+            q = _q(f"Вопрос сектора {n}. Этот прибор, придуманный в XVII веке, сначала называли водяным "
+                   "термоскопом. Как мы называем его сегодня?", "Термометр", f"Зритель {n}", "Харьков", 1000)
+            if n == 8:
+                q["author"] = {"name": "Ирина Коваль", "city": "Днепр", "photo": PORTRAIT}
+            sectors.append({"number": n, "kind": "sponsor" if n == 13 else "regular", "questions": [q]})
+    spec: dict = {
+        "rules": "tv", "title": "Тестовая игра", "target": target,
+        "experts": {"name": "Команда Иванова", "players": ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор"],
+                    "captain": "Анна"},
+        "sectors": sectors,
+    }
+    if timers:
+        spec["timers"] = timers
+    return spec
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OverlayServer]:
+    srv = OverlayServer(tmp_path_factory.mktemp("overlay-server") / "data")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+# --- a real browser ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Tab:
+    """A 1920×1080 page that records console errors, page errors and failed requests."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.context = browser.new_context(viewport={"width": 1920, "height": 1080})
+        self.page: Page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.on("requestfailed", lambda r: self.errors.append(f"requestfailed: {r.url} {r.failure}"))
+        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
+
+    def _console(self, msg: ConsoleMessage) -> None:
+        if msg.type in ("error", "warning"):
+            self.errors.append(f"console.{msg.type}: {msg.text}")
+
+    def open(self, url: str) -> Page:
+        self.page.goto(url)
+        self.page.wait_for_function("document.body.classList.contains('ready')", timeout=10_000)
+        return self.page
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def tab(chromium: Browser) -> Iterator[Tab]:
+    t = Tab(chromium)
+    yield t
+    t.close()
+
+
+def wait_js(page: Page, expr: str, timeout_ms: int = 1000, arg: Any = None) -> None:
+    page.wait_for_function(expr, arg=arg, timeout=timeout_ms)
+
+
+def text_of(page: Page, selector: str) -> str:
+    return page.eval_on_selector(selector, "el => el.textContent")
+
+
+def is_on_air(page: Page, selector: str) -> bool:
+    """A part is on air when it has content, the stage is live and the operator has not hidden it."""
+    return page.eval_on_selector(
+        selector, "el => el.classList.contains('is-in') && !el.classList.contains('op-hidden') "
+                  "&& !!el.closest('.live')")
+
+
+ON_AIR_JS = ("sel => { const el = document.querySelector(sel); return !!el && el.classList.contains('is-in')"
+             " && !el.classList.contains('op-hidden') && !!el.closest('.live'); }")
+OFF_AIR_JS = ("sel => { const el = document.querySelector(sel); return !el.classList.contains('is-in')"
+              " || el.classList.contains('op-hidden') || !el.closest('.live'); }")
+
+
+# --- a mid-game state ----------------------------------------------------------------------------
+
+def play_to_mid_game(server: OverlayServer, game: str) -> None:
+    """3:2 with an extra minute banked, then a spin that lands on a played sector and moves on,
+    the minute running."""
+    server.command(game, "spin", landed=1)
+    server.command(game, "early_answer")
+    server.command(game, "judge", correct=True)          # 1:0, extra minute banked
+    for sector, correct in ((2, False), (3, True), (4, False), (7, True)):
+        server.command(game, "spin", landed=sector)
+        server.command(game, "start_timer")
+        server.command(game, "judge", correct=correct)   # → 3:2
+    state = server.command(game, "spin", landed=7)        # played: the round goes on to 8
+    assert (state["round"]["landed"], state["round"]["sector"]) == (7, 8)
+    server.command(game, "start_timer")
+
+
+def staged(server: OverlayServer, name: str) -> str:
+    """Puts the server in a realistic state where graphic `name` has something to show; returns
+    the overlay's path (pinned to another game where that graphic needs one)."""
+    game = server.new_game()
+    play_to_mid_game(server, game)
+    if name == "blitz":
+        blitz = server.new_game(on_air=False)
+        server.command(blitz, "spin", landed=9)
+        server.command(blitz, "choose_player", player="Борис")
+        server.command(blitz, "start_timer")
+        server.command(blitz, "judge", correct=True)
+        server.command(blitz, "start_timer")
+        return f"/overlays/blitz?game={blitz}"
+    if name == "result":
+        final = server.new_game(target=3, on_air=False)
+        for sector, correct in ((2, True), (3, False), (4, True), (6, False), (7, True)):
+            server.command(final, "spin", landed=sector)
+            server.command(final, "start_timer")
+            server.command(final, "judge", correct=correct)
+        return f"/overlays/result?game={final}"
+    if name in ("lower-third", "full"):
+        server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
+                                             "data": {"title": "Анна Иванова", "subtitle": "капитан команды"}})
+    return f"/overlays/{name}"
+
+
+def hide_lower_third(server: OverlayServer) -> None:
+    server.api("POST", "/api/graphics", {"action": "hide", "graphic": "lower-third"})
+
+
+# --- tests: every overlay ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GRAPHICS)
+def test_overlay_loads_transparent_without_errors(server: OverlayServer, tab: Tab, name: str) -> None:
+    game = server.new_game()
+    play_to_mid_game(server, game)
+    page = tab.open(f"{server.url}/overlays/{name}")
+    page.wait_for_timeout(1200)  # entrances finish
+    backgrounds = page.evaluate(
+        "() => [document.documentElement, document.body, document.getElementById('stage')]"
+        ".map(el => getComputedStyle(el).backgroundColor)")
+    assert backgrounds == ["rgba(0, 0, 0, 0)"] * 3
+    assert page.evaluate("document.body.dataset.game") == game
+    assert page.evaluate("document.body.dataset.clock") == "synced"
+    assert tab.errors == []
+
+
+TEXT_SIZES_JS = """() => {
+  const small = [];
+  const stage = document.getElementById('stage');
+  const walker = document.createTreeWalker(stage, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim()) continue;
+    const el = n.parentElement;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.display === 'none') continue;
+    let on = true;
+    for (let a = el; a; a = a.parentElement) {
+      if (getComputedStyle(a).opacity === '0') { on = false; break; }
+    }
+    if (!on) continue;
+    let px = parseFloat(cs.fontSize);
+    if (el instanceof SVGElement) px *= el.getScreenCTM().a;
+    if (px < 27.5) small.push(`${n.textContent.trim()} @ ${px.toFixed(1)}px`);
+  }
+  return small;
+}"""
+
+SAFE_AREA_JS = """(safe) => {
+  const out = [];
+  for (const el of document.querySelectorAll('.gfx.is-in')) {
+    const box = el.matches('.rs') ? el.querySelector('.rs-body') : el;
+    const r = box.getBoundingClientRect();
+    if (r.left < safe.left - 0.5 || r.top < safe.top - 0.5 || r.right > safe.right + 0.5 || r.bottom > safe.bottom + 0.5)
+      out.push(`${el.dataset.part}: ${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.right)},${Math.round(r.bottom)}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("name", GRAPHICS)
+def test_overlay_text_is_large_and_inside_the_safe_area(server: OverlayServer, tab: Tab, name: str) -> None:
+    path = staged(server, name)
+    try:
+        page = tab.open(server.url + path)
+        page.wait_for_timeout(1600)  # entrances finish
+        assert page.evaluate("document.querySelectorAll('.gfx.is-in').length") >= 1
+        assert page.evaluate(TEXT_SIZES_JS) == []
+        assert page.evaluate(SAFE_AREA_JS, SAFE) == []
+        assert tab.errors == []
+    finally:
+        hide_lower_third(server)
+
+
+def test_scoreboard_shows_a_verdict_within_a_second(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game()
+    server.command(game, "spin", landed=2)
+    server.command(game, "start_timer")
+    page = tab.open(f"{server.url}/overlays/scoreboard")
+    assert text_of(page, "[data-ref=experts]") == "0"
+    assert text_of(page, "[data-ref=team]") == "Команда Иванова"
+    server.command(game, "judge", correct=True)
+    wait_js(page, "document.querySelector('[data-ref=experts]').textContent === '1'")
+    server.command(game, "spin", landed=3)
+    server.command(game, "start_timer")
+    server.command(game, "judge", correct=False)
+    wait_js(page, "document.querySelector('[data-ref=viewers]').textContent === '1'")
+    assert tab.errors == []
+
+
+def test_scoreboard_badges_follow_the_state(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game()
+    page = tab.open(f"{server.url}/overlays/scoreboard")
+    assert page.eval_on_selector("[data-ref=help]", "el => el.classList.contains('is-on')")
+    assert not page.eval_on_selector("[data-ref=extra]", "el => el.classList.contains('is-on')")
+    server.command(game, "spin", landed=4)
+    server.command(game, "early_answer")
+    server.command(game, "judge", correct=True)
+    wait_js(page, "document.querySelector('[data-ref=extra]').classList.contains('is-on')")
+    assert text_of(page, "[data-ref=extra]") == "Доп. минута"
+
+
+def test_timer_counts_down_from_ends_at_and_warns(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game(timers={"minute": 11_500})
+    server.command(game, "spin", landed=2)
+    page = tab.open(f"{server.url}/overlays/timer?sound=1")
+    assert not is_on_air(page, "[data-part=timer]")
+    server.command(game, "start_timer")
+    wait_js(page, ON_AIR_JS, arg="[data-part=timer]")
+    # The display agrees with the server's own clock: remaining = ends_at - server now.
+    pub = requests.get(f"{server.url}/api/games/{game}/public", timeout=5).json()
+    shown, server_left = page.evaluate(
+        """(endsAt) => [document.querySelector('[data-ref=digits]').textContent,
+                        endsAt - window.chgkOverlay.clock.now()]""", pub["timer"]["ends_at"])
+    local_now = page.evaluate("Date.now()")
+    server_now = requests.get(f"{server.url}/api/time", timeout=5).json()["server_now"]
+    assert abs(page.evaluate("window.chgkOverlay.clock.offset") - (server_now - local_now)) < 250
+    assert shown in {"0:11", "0:12"}, shown
+    assert 10_000 < server_left <= 11_500
+    # Warning look and signal at 10 s left, with tenths.
+    wait_js(page, "document.querySelector('[data-part=timer]').classList.contains('warn')", timeout_ms=3000)
+    digits = text_of(page, "[data-ref=digits]")
+    assert digits.startswith(("9,", "10,")) or digits == "10,0", digits
+    wait_js(page, "window.chgkOverlay.sounds.map(s => s.name).join() === 'start,warning'", timeout_ms=1000)
+    wait_js(page, "window.chgkOverlay.sounds.every(s => s.ok !== null)")
+    assert page.evaluate("window.chgkOverlay.sounds.map(s => [s.name, s.ok, s.error || ''])") == [
+        ["start", True, ""], ["warning", True, ""]]
+    assert tab.errors == []
+
+
+def test_timer_shows_time_up_and_plays_the_signal(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game(timers={"blitz": 1500})
+    server.command(game, "spin", landed=5)
+    page = tab.open(f"{server.url}/overlays/timer?sound=1")
+    server.command(game, "start_timer")
+    wait_js(page, ON_AIR_JS, arg="[data-part=timer]")
+    wait_js(page, "document.querySelector('[data-part=timer]').classList.contains('up')", timeout_ms=3000)
+    assert text_of(page, "[data-ref=digits]") == "0,0"
+    assert text_of(page, "[data-ref=up]") == "Время!"
+    wait_js(page, "window.chgkOverlay.sounds.map(s => s.name).join() === 'start,timeup'")
+    # The server records the time-up as a change: phase `answer`, the graphic stays on air.
+    wait_js(page, "window.chgkOverlay.state.round.phase === 'answer'", timeout_ms=2000)
+    assert is_on_air(page, "[data-part=timer]")
+    server.command(game, "judge", correct=True)
+    wait_js(page, OFF_AIR_JS, arg="[data-part=timer]")
+    assert tab.errors == []
+
+
+def test_table_marks_played_sectors_and_spins(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game()
+    server.command(game, "spin", landed=2)
+    server.command(game, "start_timer")
+    page = tab.open(f"{server.url}/overlays/table?lang=en")
+    assert page.eval_on_selector_all(".tb-sector", "els => els.length") == 13
+    assert "kind-blitz" in page.get_attribute(".tb-sector[data-n='5']", "class")
+    assert "kind-superblitz" in page.get_attribute(".tb-sector[data-n='9']", "class")
+    assert "kind-sponsor" in page.get_attribute(".tb-sector[data-n='13']", "class")
+    server.command(game, "judge", correct=False)
+    wait_js(page, "document.querySelector(\".tb-sector[data-n='2']\").classList.contains('won-viewers')")
+    # Landing on the played sector 2: the arrow spins to 2, then moves on to 3.
+    server.command(game, "spin", landed=2)
+    wait_js(page, "document.querySelector('[data-ref=arrow]').getAnimations().length > 0")
+    wait_js(page, "document.querySelector('[data-ref=highlight]').classList.contains('on')", timeout_ms=8000)
+    angle = page.evaluate("getComputedStyle(document.querySelector('[data-ref=arrow]')).transform")
+    step = 360 / 13
+    a, b = [float(x) for x in angle[len("matrix("):-1].split(",")[:2]]
+    deg = math.degrees(math.atan2(b, a)) % 360
+    assert abs(deg - 2 * step) < 0.5, (deg, 2 * step)   # sector 3 is at 2 steps from the top
+    assert text_of(page, "[data-ref=cap-sector]") == "Sector 3"
+    assert tab.errors == []
+
+
+def test_question_card_shows_viewer_text_and_answer(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game()
+    page = tab.open(f"{server.url}/overlays/question")
+    assert not is_on_air(page, "[data-part=question]")
+    server.command(game, "spin", landed=6)
+    wait_js(page, ON_AIR_JS, arg="[data-part=question]")
+    assert text_of(page, "[data-ref=name]") == "Зритель 6"
+    assert text_of(page, "[data-ref=city]") == "Харьков"
+    assert text_of(page, "[data-ref=sector]") == "Сектор 6"
+    assert "термоскопом" in text_of(page, "[data-ref=text]")
+    assert text_of(page, "[data-ref=prize]").replace("\u00a0", " ").startswith("1 000")
+    assert text_of(page, "[data-ref=answer]") == ""  # not before the verdict
+    assert page.get_attribute("[data-ref=photo]", "src") is None
+    server.command(game, "start_timer")
+    server.command(game, "judge", correct=False)
+    wait_js(page, "document.querySelector('[data-ref=answer]').textContent === 'Термометр'")
+    assert text_of(page, "[data-ref=verdict]") == "Приз получает телезритель"
+    # The next viewer sent a photo.
+    server.command(game, "spin", landed=8)
+    wait_js(page, "document.querySelector('[data-ref=name]').textContent === 'Ирина Коваль'")
+    assert text_of(page, "[data-ref=answer]") == ""
+    wait_js(page, "document.querySelector('[data-ref=photo]').classList.contains('loaded')")
+    assert tab.errors == []
+
+
+def test_blitz_marks_fill_and_superblitz_names_the_player(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game()
+    page = tab.open(f"{server.url}/overlays/blitz?lang=uk")
+    server.command(game, "spin", landed=9)
+    wait_js(page, ON_AIR_JS, arg="[data-part=blitz]")
+    assert text_of(page, "[data-ref=title]") == "Супербліц"
+    server.command(game, "choose_player", player="Борис")
+    wait_js(page, "document.querySelector('[data-ref=player]').textContent === 'Борис'")
+    server.command(game, "start_timer")
+    server.command(game, "judge", correct=True)
+    wait_js(page, "document.querySelectorAll('.bz-mark')[0].classList.contains('correct')")
+    assert "current" in page.eval_on_selector_all(".bz-mark", "els => els[1].className")
+    server.command(game, "start_timer")
+    server.command(game, "judge", correct=False)
+    wait_js(page, "document.querySelectorAll('.bz-mark')[1].classList.contains('incorrect')")
+    assert "skipped" in page.eval_on_selector_all(".bz-mark", "els => els[2].className")
+    assert tab.errors == []
+
+
+def test_lower_third_in_out_and_auto_out(server: OverlayServer, tab: Tab) -> None:
+    server.new_game()
+    page = tab.open(f"{server.url}/overlays/lower-third")
+    assert not is_on_air(page, "[data-part='lower-third']")
+    server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
+                                         "data": {"title": "Борис Петров", "subtitle": "знаток", "kind": "player"}})
+    wait_js(page, ON_AIR_JS, arg="[data-part='lower-third']")
+    assert text_of(page, "[data-ref=title]") == "Борис Петров"
+    server.api("POST", "/api/graphics", {"action": "hide", "graphic": "lower-third"})
+    wait_js(page, OFF_AIR_JS, arg="[data-part='lower-third']")
+    server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
+                                         "data": {"title": "Ведущий", "kind": "host", "duration_ms": 1500}})
+    wait_js(page, ON_AIR_JS, arg="[data-part='lower-third']")
+    assert "kind-host" in page.get_attribute("[data-part='lower-third']", "class")
+    wait_js(page, OFF_AIR_JS, arg="[data-part='lower-third']", timeout_ms=2500)
+    assert tab.errors == []
+
+
+def test_result_shows_winner_score_and_prizes(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game(target=2)
+    page = tab.open(f"{server.url}/overlays/result")
+    assert not is_on_air(page, "[data-part=result]")
+    server.command(game, "spin", landed=2)
+    server.command(game, "start_timer")
+    server.command(game, "judge", correct=False)   # 0:1, viewer of sector 2 wins 1000
+    server.command(game, "spin", landed=3)
+    server.command(game, "start_timer")
+    server.command(game, "judge", correct=False)   # 0:2, the viewers win
+    wait_js(page, ON_AIR_JS, arg="[data-part=result]")
+    assert text_of(page, "[data-ref=title]") == "Победа телезрителей"
+    assert (text_of(page, "[data-ref=experts]"), text_of(page, "[data-ref=viewers]")) == ("0", "2")
+    rows = page.eval_on_selector_all(".rs-list li", "els => els.map(e => e.textContent)")
+    assert len(rows) == 2 and "Зритель 2" in rows[0] and "Зритель 3" in rows[1]
+    assert text_of(page, "[data-ref=total]").replace("\u00a0", " ").startswith("Всего: 2 000")
+    assert tab.errors == []
+
+
+def test_full_layout_composes_everything(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game()
+    page = tab.open(f"{server.url}/overlays/full")
+    for part in ("scoreboard", "table"):
+        assert is_on_air(page, f"[data-part='{part}']")
+    server.command(game, "spin", landed=5)
+    wait_js(page, ON_AIR_JS, arg="[data-part=question]")
+    wait_js(page, ON_AIR_JS, arg="[data-part=blitz]")
+    server.command(game, "start_timer")
+    wait_js(page, ON_AIR_JS, arg="[data-part=timer]")
+    server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
+                                         "data": {"title": "Анна", "subtitle": "капитан"}})
+    wait_js(page, ON_AIR_JS, arg="[data-part='lower-third']")
+    # The strap is lifted above the card, not under it.
+    page.wait_for_timeout(700)
+    lt, card = page.evaluate("""() => [document.querySelector('.lt-strap').getBoundingClientRect().bottom,
+                                       document.querySelector('.qc').getBoundingClientRect().top]""")
+    assert lt <= card
+    # The operator can take one part out of the composite.
+    server.api("POST", "/api/graphics", {"action": "hide", "graphic": "scoreboard"})
+    wait_js(page, OFF_AIR_JS, arg="[data-part=scoreboard]")
+    server.api("POST", "/api/graphics", {"action": "show", "graphic": "scoreboard"})
+    wait_js(page, ON_AIR_JS, arg="[data-part=scoreboard]")
+    server.api("POST", "/api/graphics", {"action": "hide", "graphic": "lower-third"})
+    assert tab.errors == []
+
+
+# --- tests: the shared client --------------------------------------------------------------------
+
+def test_pinned_overlay_follows_its_game_only(server: OverlayServer, tab: Tab) -> None:
+    pinned = server.new_game()
+    server.command(pinned, "spin", landed=2)
+    server.command(pinned, "start_timer")
+    server.command(pinned, "judge", correct=True)
+    other = server.new_game()  # on air now
+    page = tab.open(f"{server.url}/overlays/scoreboard?game={pinned}")
+    assert page.evaluate("document.body.dataset.game") == pinned
+    assert text_of(page, "[data-ref=experts]") == "1"
+    server.command(other, "spin", landed=2)
+    server.command(other, "start_timer")
+    server.command(other, "judge", correct=False)
+    server.command(pinned, "spin", landed=3)
+    server.command(pinned, "start_timer")
+    server.command(pinned, "judge", correct=True)
+    wait_js(page, "document.querySelector('[data-ref=experts]').textContent === '2'")
+    assert text_of(page, "[data-ref=viewers]") == "0"
+    assert page.evaluate("document.body.dataset.game") == pinned
+
+
+def test_stale_state_is_ignored_and_a_new_game_is_taken(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game()
+    server.command(game, "spin", landed=2)
+    server.command(game, "start_timer")
+    server.command(game, "judge", correct=True)
+    page = tab.open(f"{server.url}/overlays/scoreboard")
+    rev = int(page.evaluate("document.body.dataset.rev"))
+    stale = page.evaluate("({...window.chgkOverlay.state, rev: %d, score: {experts: 0, viewers: 5}})" % (rev - 1))
+    page.evaluate("s => window.chgkOverlay.update(s)", stale)
+    assert text_of(page, "[data-ref=experts]") == "1"
+    # Another game put on air is taken whatever its rev.
+    fresh = server.new_game()
+    wait_js(page, "id => document.body.dataset.game === id", arg=fresh)
+    assert text_of(page, "[data-ref=experts]") == "0"
+
+
+def test_obs_visibility_replays_the_entrance(server: OverlayServer, tab: Tab) -> None:
+    server.new_game()
+    page = tab.open(f"{server.url}/overlays/scoreboard")
+    wait_js(page, "document.getElementById('stage').classList.contains('live')")
+    page.evaluate("dispatchEvent(new CustomEvent('obsSourceVisibleChanged', {detail: {visible: false}}))")
+    assert not page.evaluate("document.getElementById('stage').classList.contains('live')")
+    page.evaluate("dispatchEvent(new CustomEvent('obsSourceVisibleChanged', {detail: {visible: true}}))")
+    wait_js(page, "document.getElementById('stage').classList.contains('live')")
+    # The entrance runs again: the part is mid-transition right after going live.
+    page.evaluate("dispatchEvent(new CustomEvent('obsSourceActiveChanged', {detail: {active: true}}))")
+    wait_js(page, "document.querySelector('[data-part=scoreboard]').getAnimations().length > 0")
+    assert tab.errors == []
+
+
+def test_small_window_sees_the_whole_stage_scaled(server: OverlayServer, chromium: Browser) -> None:
+    server.new_game()
+    context = chromium.new_context(viewport={"width": 480, "height": 270})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/overlays/full")
+        page.wait_for_function("document.body.classList.contains('ready')", timeout=10_000)
+        box = page.evaluate("(() => { const r = document.getElementById('stage').getBoundingClientRect();"
+                            " return [r.width, r.height]; })()")
+        assert box == [480, 270]
+    finally:
+        context.close()
+
+
+def test_server_reload_reloads_the_page(server: OverlayServer, tab: Tab) -> None:
+    server.new_game()
+    page = tab.open(f"{server.url}/overlays/timer")
+    page.evaluate("window.__before_reload = true")
+    deadline = time.monotonic() + 5
+    mine: list[dict] = []
+    while not mine and time.monotonic() < deadline:
+        mine = [o for o in server.api("GET", "/api/overlays")["overlays"]
+                if o["graphic"] == "timer" and o["page"].startswith(server.url)]
+        time.sleep(0.05)
+    assert len(mine) == 1
+    with page.expect_event("load", timeout=5000):
+        server.api("POST", f"/api/overlays/{mine[0]['sid']}/reload")
+    page.wait_for_function("document.body.classList.contains('ready')", timeout=5000)
+    assert page.evaluate("window.__before_reload") is None
+
+
+def test_overlay_survives_a_server_restart_without_reloading(server: OverlayServer, tab: Tab) -> None:
+    game = server.new_game()
+    server.command(game, "spin", landed=2)
+    server.command(game, "start_timer")
+    # Pinned: after its restart the server puts its demo game back on air (--demo), and the page
+    # must follow this game again on its new connection.
+    page = tab.open(f"{server.url}/overlays/full?game={game}")
+    page.evaluate("window.__no_reload = 42")
+    server.kill()
+    wait_js(page, "document.body.dataset.connection === 'lost'", timeout_ms=5000)
+    # Still on air while the server is away: the last state stays, nothing blanks.
+    assert is_on_air(page, "[data-part=scoreboard]")
+    server.start()
+    wait_js(page, "document.body.dataset.connection === 'connected'", timeout_ms=12_000)
+    server.command(game, "judge", correct=True)
+    wait_js(page, "document.querySelector('[data-ref=experts]').textContent === '1'")
+    assert page.evaluate("window.__no_reload") == 42
+    # Losing the server is expected to log failed connections; nothing else may go wrong.
+    unexpected = [e for e in tab.errors if "ERR_CONNECTION_REFUSED" not in e and "WebSocket" not in e
+                  and "socket.io" not in e]
+    assert unexpected == []
+
+
+# --- screenshots ---------------------------------------------------------------------------------
+
+STUDIO_BACKDROP = "html { background: #262a3b !important; }"
+
+
+def test_screenshots_of_every_overlay(server: OverlayServer, chromium: Browser, tmp_path: Path) -> None:
+    out = Path(os.environ.get("CHGK_SCREENSHOT_DIR") or tmp_path)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in GRAPHICS:
+        path = staged(server, name)
+        t = Tab(chromium)
+        try:
+            page = t.open(server.url + path)
+            page.wait_for_timeout(2000)
+            assert page.evaluate("document.querySelectorAll('.gfx.is-in').length") >= 1, name
+            page.add_style_tag(content=STUDIO_BACKDROP)
+            target = out / f"{name}.png"
+            page.screenshot(path=str(target))
+            assert target.stat().st_size > 20_000
+            assert t.errors == []
+        finally:
+            t.close()
+            hide_lower_third(server)
