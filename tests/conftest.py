@@ -11,8 +11,8 @@ from tests.support import Server
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    """A real server process (threading mode) with the demo game on air."""
-    srv = Server(tmp_path / "data", mode=os.environ.get("CHGK_TEST_ASYNC_MODE", "threading")).start()
+    """A real server process (eventlet, the default mode) with the demo game on air."""
+    srv = Server(tmp_path / "data", mode=os.environ.get("CHGK_TEST_ASYNC_MODE", "eventlet")).start()
     yield srv
     srv.stop()
 
@@ -21,6 +21,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for a module whose tests each create their own games."""
     srv = Server(tmp_path_factory.mktemp("srv") / "data",
-                 mode=os.environ.get("CHGK_TEST_ASYNC_MODE", "threading")).start()
+                 mode=os.environ.get("CHGK_TEST_ASYNC_MODE", "eventlet")).start()
     yield srv
     srv.stop()

@@ -26,7 +26,7 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
 class Server:
     """`python -m overlay serve` in a child process, with its own data folder."""
 
-    def __init__(self, data: Path, *, mode: str = "threading", demo: bool = True,
+    def __init__(self, data: Path, *, mode: str = "eventlet", demo: bool = True,
                  port: int | None = None, args: tuple[str, ...] = (), env: dict | None = None) -> None:
         self.data, self.mode, self.demo, self.args = Path(data), mode, demo, args
         self.port = port or free_port()

@@ -1,0 +1,148 @@
+"""Socket.IO: `/overlay` (public, read-only) and `/control` (operators) against a real server."""
+from __future__ import annotations
+
+import queue
+import time
+from typing import Any
+
+import pytest
+import socketio
+
+from tests.support import TOKEN, Server
+
+
+class Client:
+    """A python-socketio client that queues what it receives."""
+
+    def __init__(self, srv: Server, namespace: str, auth: Any = None) -> None:
+        self.sio = socketio.Client(reconnection=False)
+        self.ns = namespace
+        self.got: dict[str, queue.Queue] = {"state": queue.Queue(), "graphics": queue.Queue()}
+        for name, q in self.got.items():
+            self.sio.on(name, q.put, namespace=namespace)
+        self.sio.connect(srv.url, namespaces=[namespace], auth=auth, transports=["websocket"], wait_timeout=5)
+
+    def next(self, name: str = "state", timeout: float = 3) -> Any:
+        return self.got[name].get(timeout=timeout)
+
+    def call(self, event: str, data: Any = None) -> Any:
+        return self.sio.call(event, data, namespace=self.ns, timeout=5)
+
+    def close(self) -> None:
+        self.sio.disconnect()
+
+
+@pytest.fixture
+def overlay(server: Server):
+    c = Client(server, "/overlay")
+    yield c
+    c.close()
+
+
+def test_overlay_gets_state_and_graphics_on_connect(overlay: Client):
+    state = overlay.next()
+    assert state["id"] == "g1" and state["rev"] == 0 and state["title"] == "Демонстрационная игра"
+    assert "questions" not in state["sectors"][0]
+    assert overlay.next("graphics")["graphics"] == {}
+
+
+def test_overlay_gets_every_change_at_once(server: Server, overlay: Client):
+    overlay.next()
+    t0 = time.perf_counter()
+    server.command("g1", type="spin", landed=3)
+    state = overlay.next()
+    assert time.perf_counter() - t0 < 1
+    assert state["rev"] == 1 and state["round"]["sector"] == 3 and state["round"]["answer"] is None
+    server.command("g1", type="start_timer")
+    assert overlay.next()["timer"]["running"]
+    server.call("POST", "/api/games/g1/undo")
+    assert overlay.next()["rev"] == 3
+
+
+def test_refused_command_broadcasts_nothing(server: Server, overlay: Client):
+    overlay.next()
+    assert server.command("g1", type="judge", correct=True).status_code == 422
+    with pytest.raises(queue.Empty):
+        overlay.next(timeout=0.5)
+
+
+def test_overlay_accepts_no_commands(server: Server, overlay: Client):
+    overlay.next()
+    overlay.sio.emit("command", {"type": "spin"}, namespace="/overlay")
+    overlay.sio.emit("undo", {}, namespace="/overlay")
+    time.sleep(0.3)
+    assert server.state("g1")["rev"] == 0
+
+
+def test_overlay_follows_a_pinned_game(server: Server, overlay: Client):
+    overlay.next()
+    other = server.create({"rules": "tv", "title": "Другая"})
+    answer = overlay.call("follow", {"game": other})
+    assert answer["game"] == other
+    assert overlay.next()["id"] == other
+    server.command("g1", type="spin", landed=1)
+    server.command(other, type="spin", landed=2)
+    assert overlay.next()["round"]["sector"] == 2
+    assert overlay.call("follow", {"game": "nope"})["status"] == 404
+
+
+def test_overlay_follows_the_on_air_switch(server: Server, overlay: Client):
+    overlay.next()
+    other = server.create({"rules": "tv", "title": "Другая"})
+    server.call("PUT", "/api/on-air", {"game": other})
+    assert overlay.next()["id"] == other
+
+
+def test_clock_sync_answers_server_time(overlay: Client):
+    now = overlay.call("time")["server_now"]
+    assert abs(now - time.time() * 1000) < 1000
+
+
+def test_graphics_event_on_change(server: Server, overlay: Client):
+    overlay.next("graphics")
+    server.call("POST", "/api/graphics", {"action": "show", "graphic": "lower-third", "data": {"title": "Борис"}})
+    assert overlay.next("graphics")["graphics"]["lower-third"]["data"]["title"] == "Борис"
+
+
+def test_control_refuses_without_credentials(server: Server):
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        Client(server, "/control")
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        Client(server, "/control", auth={"token": "wrong"})
+
+
+def test_control_commands_and_undo_with_acks(server: Server, overlay: Client):
+    overlay.next()
+    ctl = Client(server, "/control", auth={"token": TOKEN})
+    try:
+        first = ctl.next()
+        assert first["sectors"][0]["questions"][0]["answer"] == "Термометр"  # operator view
+        ack = ctl.call("command", {"type": "spin", "landed": 1})
+        assert ack["state"]["rev"] == 1 and ack["state"]["round"]["answer"] == "Термометр"
+        assert overlay.next()["round"]["answer"] is None
+        bad = ctl.call("command", {"type": "judge", "correct": True, "expected_rev": 0})
+        assert bad["status"] == 409 and bad["error"]["code"] == "stale_rev"
+        bad = ctl.call("command", {"type": "fly"})
+        assert bad["status"] == 400
+        bad = ctl.call("command", {"type": "spin", "game": "nope"})
+        assert bad["status"] == 404
+        assert ctl.call("command", "not an object")["status"] == 400
+        assert ctl.call("undo")["state"]["round"] is None
+        assert server.state("g1")["rev"] == 2
+    finally:
+        ctl.close()
+
+
+def test_control_with_login_session_cookie(server: Server):
+    import requests
+    s = requests.Session()
+    page = s.get(server.url + "/control/", timeout=5).text
+    csrf = page.split('name="csrf" value="')[1].split('"')[0]
+    s.post(server.url + "/control/login", data={"password": "test-password-1", "csrf": csrf}, timeout=5)
+    cookie = "; ".join(f"{k}={v}" for k, v in s.cookies.items())
+    sio = socketio.Client(reconnection=False)
+    sio.connect(server.url, namespaces=["/control"], headers={"Cookie": cookie}, transports=["websocket"])
+    try:
+        assert sio.call("command", {"type": "spin", "landed": 2}, namespace="/control")["state"]["rev"] == 1
+    finally:
+        sio.disconnect()
