@@ -14,10 +14,15 @@ export default function create(stage, ctx) {
   let state = null;
   let onAir = {};
 
+  const card = stage.querySelector(".qc");
+
   function arrange() {
     const final = !!state && (state.status === "finished" || !!onAir.result);
+    const hasCard = !final && questionVisible(state);
     stage.classList.toggle("final", final);
-    stage.classList.toggle("has-card", !final && questionVisible(state));
+    stage.classList.toggle("has-card", hasCard);
+    // A long question makes a taller card: lift the lower-third clear of it.
+    if (hasCard) stage.style.setProperty("--lift", `${card.offsetHeight + 24}px`);
   }
 
   return {
