@@ -66,11 +66,13 @@ DEMO_SPEC: dict = {
 
 
 def load_demo(app: Flask) -> str:
-    """Create the demo game once per data folder and put it on air."""
+    """Create the demo game once per data folder and put it on air — unless another game is on
+    air already: a restart in the middle of a show must not switch the overlays away from it."""
     svc: Services = app.extensions["chgk"]
     game_id = svc.store.get_setting("demo_game")
     if game_id not in svc.sessions.games:
         game_id = svc.sessions.create(DEMO_SPEC, source="demo").id
         svc.store.set_setting("demo_game", game_id, at=svc.sessions.clock())
-    svc.sessions.set_on_air(game_id, source="demo")
+    if svc.sessions.on_air is None:
+        svc.sessions.set_on_air(game_id, source="demo")
     return game_id

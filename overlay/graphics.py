@@ -41,8 +41,9 @@ class Graphics:
                 duration = data.get("duration_ms")
                 shown[name] = {"data": data, "shown_at": now,
                                "expires_at": now + duration if duration else None}
-            else:
+            elif action == "hide":
                 hidden.append(name)
+            # "clear": neither taken nor hidden — the graphic follows the game by itself again
             self._commit(shown, hidden, now, {"action": action, "graphic": name, "data": data,
                                               "source": source})
             return self.payload()
@@ -61,7 +62,8 @@ class Graphics:
         self.sessions.store.set_setting("graphics", {"seq": seq, "shown": shown, "hidden": hidden}, at=now,
                                         journal_kind="graphics", journal_body=record)
         self.seq, self.shown, self.hidden = seq, shown, hidden
-        events = [{"type": "graphic_hidden" if record["action"] != "show" else "graphic_shown",
+        kind = {"show": "graphic_shown", "clear": "graphic_cleared"}.get(record["action"], "graphic_hidden")
+        events = [{"type": kind,
                    "graphic": g, "data": record.get("data", {})}
                   for g in (record.get("graphics") or [record["graphic"]])]
         self.sessions._notify(Change("graphics", None, seq, events, source=record["source"]))
@@ -69,13 +71,13 @@ class Graphics:
 
 def _parse(body: Any) -> tuple[str, str, dict]:
     if not isinstance(body, dict):
-        raise InputError("bad_graphics", "Send {\"action\": \"show\"|\"hide\", \"graphic\": name, \"data\": {...}}.")
+        raise InputError("bad_graphics", "Send {\"action\": \"show\"|\"hide\"|\"clear\", \"graphic\": name, \"data\": {...}}.")
     extra = set(body) - {"action", "graphic", "data"}
     if extra:
         raise InputError("bad_field", f"Unknown field {sorted(extra)[0]!r}.")
     action, name, data = body.get("action"), body.get("graphic"), body.get("data", {})
-    if action not in ("show", "hide"):
-        raise InputError("bad_field", "'action' must be \"show\" or \"hide\".")
+    if action not in ("show", "hide", "clear"):
+        raise InputError("bad_field", "'action' must be \"show\", \"hide\" or \"clear\".")
     if name not in GRAPHICS:
         raise InputError("unknown_graphic", f"Unknown graphic {name!r}. Graphics: {', '.join(GRAPHICS)}.")
     if data is None:

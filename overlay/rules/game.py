@@ -72,10 +72,10 @@ _PHASE_WORDS = {
 
 def _phase_error(game: Game, move: Move, kind: str) -> RuleError:
     phase = game.phase
-    if move.phases <= NO_ROUND and game.in_round:
+    if game.in_round and move.phases <= NO_ROUND:
         return RuleError("round_in_progress",
                          f"Not now: a round is in progress ({_PHASE_WORDS[phase]}). Give the verdict first.")
-    if not game.in_round and None not in move.phases and "closed" not in move.phases:
+    if not game.in_round and phase not in move.phases:
         return RuleError("no_round", f"Not now: {_PHASE_WORDS[phase]}. Spin the top first.")
     return RuleError("wrong_phase", f"'{kind}' is not possible now: {_PHASE_WORDS[phase]}.")
 

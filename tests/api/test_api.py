@@ -257,7 +257,9 @@ def test_graphics_show_list_hide(shared_server: Server):
         assert r.status_code == 400 and r.json()["error"]["message"]
     assert shared_server.call("GET", "/api/graphics").json()["seq"] == seq
     r = shared_server.call("POST", "/api/graphics", {"action": "hide", "graphic": "lower-third"})
-    assert "lower-third" not in r.json()["graphics"]
+    assert "lower-third" not in r.json()["graphics"] and "lower-third" in r.json()["hidden"]
+    r = shared_server.call("POST", "/api/graphics", {"action": "clear", "graphic": "lower-third"})
+    assert "lower-third" not in r.json()["graphics"] and "lower-third" not in r.json()["hidden"]
 
 
 def test_graphics_auto_out_after_duration(shared_server: Server):
