@@ -1,0 +1,55 @@
+"""Login and logout: a password form with CSRF and a per-address throttle."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, redirect, render_template, request, session, url_for
+
+from overlay.auth import Throttle, check_password
+
+from . import bp
+from .csrf import csrf_ok
+from .pages import PAGES
+
+
+def _throttle() -> Throttle:
+    ext = current_app.extensions
+    if "chgk_login_throttle" not in ext:
+        ext["chgk_login_throttle"] = Throttle(current_app.config["LOGIN_ATTEMPTS"])
+    return ext["chgk_login_throttle"]
+
+
+def login_page(error: str | None, status: int, next_page: str = "panel") -> Any:
+    return render_template("control/login.html", error=error, next_page=next_page,
+                           lang=current_app.config.get("LANGUAGE", "ru")), status
+
+
+def _next_page() -> str:
+    """Only our own page names: a login never redirects somewhere a link chose."""
+    wanted = request.form.get("next", "panel")
+    return wanted if wanted in PAGES else "panel"
+
+
+@bp.post("/login")
+def login() -> Any:
+    address = request.remote_addr or "?"
+    throttle = _throttle()
+    next_page = _next_page()
+    if throttle.blocked(address):
+        return login_page("throttled", 429, next_page)
+    if not csrf_ok():
+        return login_page("csrf", 400, next_page)
+    if not check_password(request.form.get("password", "")):
+        throttle.fail(address)
+        return login_page("wrong", 401, next_page)
+    session.clear()
+    session["operator"] = True
+    session.permanent = True
+    return redirect(url_for(f"control.{next_page}"))
+
+
+@bp.post("/logout")
+def logout() -> Any:
+    if csrf_ok():
+        session.clear()
+    return redirect(url_for("control.panel"))

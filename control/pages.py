@@ -1,0 +1,75 @@
+"""The panel's pages: live (the on-air game), setup (create games, put one on air), graphics desk.
+
+Each page is a template over `control/base.html` plus one ES module in `static/control/`; the
+server hands the page what it cannot fetch itself (CSRF token, default language, graphic names).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, render_template, request, url_for
+
+from overlay.auth import is_operator
+from overlay.graphics import GRAPHICS
+
+from . import bp
+from .csrf import csrf_token
+
+# page name → its template (templates/control/<x>.html) and module (static/control/<x>.js);
+# the names are also the endpoints (`control.<name>`)
+PAGES = {"panel": "live", "setup": "setup", "graphics": "graphics"}
+LANGS = ("ru", "uk", "en")
+# A press counts as based on a state only once that state has been on screen this long: a
+# doubled press arrives sooner and carries the older rev, so the server answers 409.
+SETTLE_MS = 250
+
+
+def available_overlays() -> list[str]:
+    """The graphics this server can render now (a template exists), in GRAPHICS order."""
+    templates = set(current_app.jinja_env.list_templates())
+    return [g for g in GRAPHICS if f"overlays/{g}.html" in templates]
+
+
+def panel_config(page: str) -> dict[str, Any]:
+    lang = current_app.config.get("LANGUAGE", "ru")
+    return {
+        "page": page,
+        "csrf": csrf_token(),
+        "lang": lang if lang in LANGS else "ru",
+        "graphics": list(GRAPHICS),
+        "overlays": available_overlays(),
+        "settle_ms": SETTLE_MS,
+        "urls": {name: url_for(f"control.{name}") for name in PAGES},
+        "static": url_for("static", filename=""),
+    }
+
+
+def _render(page: str) -> Any:
+    if not is_operator():
+        from .login import login_page
+        return login_page(None, 200, page)
+    return render_template(f"control/{PAGES[page]}.html", page=page, script=PAGES[page],
+                           panel=panel_config(page))
+
+
+@bp.get("/")
+def panel() -> Any:
+    return _render("panel")
+
+
+@bp.get("/setup")
+def setup() -> Any:
+    return _render("setup")
+
+
+@bp.get("/graphics")
+def graphics() -> Any:
+    return _render("graphics")
+
+
+@bp.after_request
+def _no_store(response: Any) -> Any:
+    # Panel pages embed the CSRF token and show live data: never serve them from a cache.
+    if request.endpoint in {f"control.{p}" for p in PAGES}:
+        response.headers["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,118 @@
+// Shared by every panel page: the page config, a tiny DOM builder, notices, the language
+// switch, and fetch calls to the API with the CSRF header.
+
+import { t, setLang, currentLang, applyI18n, onLangChange } from "./i18n.js";
+
+export function pageConfig() {
+  const el = document.getElementById("panel-config");
+  return el ? JSON.parse(el.textContent) : {};
+}
+
+/** h("button", {class: "btn", onclick}, "text", child) → element. `null`/`false` children skip. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+  return el;
+}
+
+// ---- notices: one line per event, newest on top; errors stay until dismissed --------------
+
+const MAX_NOTICES = 4;
+
+/** kind: "ok" | "info" | "error". Returns the element. */
+export function notice(kind, title, detail = "", { sticky = kind === "error", ms = 4000, code = "" } = {}) {
+  const box = document.getElementById("notices");
+  if (!box) return null;
+  const close = h("button", { type: "button", class: "notice-close", "aria-label": t("notice.close"),
+                             onclick: () => el.remove() }, "×");
+  const el = h("div", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status",
+                        "data-code": code || null },
+               h("strong", { class: "notice-title" }, title),
+               detail ? h("span", { class: "notice-detail" }, detail) : null, close);
+  box.prepend(el);
+  while (box.children.length > MAX_NOTICES) box.lastElementChild.remove();
+  if (!sticky) setTimeout(() => el.remove(), ms);
+  return el;
+}
+
+/** The message to show for a refusal: our translation of its code (when we know it) and the
+ * server's own words, which name the exact rule. */
+export function refusalText(error) {
+  const code = error?.code || "error";
+  const key = `err.${code}`;
+  const known = t(key) !== key;
+  return { title: known ? t(key) : t("err.refused"), detail: error?.message || "" };
+}
+
+// ---- language -----------------------------------------------------------------------------
+
+export function wireLanguage(defaultLang) {
+  setLang(currentLang(defaultLang), { save: false });
+  const select = document.getElementById("lang-select");
+  if (select) {
+    select.value = currentLang(defaultLang);
+    select.addEventListener("change", () => {
+      setLang(select.value);
+      select.blur(); // give the keyboard back to the hotkeys
+    });
+  }
+  applyI18n(document);
+  onLangChange(() => applyI18n(document));
+}
+
+// ---- API ----------------------------------------------------------------------------------
+
+/** fetch a JSON endpoint with the session cookie and the CSRF header.
+ * Resolves to {ok, status, data}; a network failure gives status 0 and an error body. */
+export async function api(method, path, body) {
+  const cfg = pageConfig();
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET") headers["X-CSRF-Token"] = cfg.csrf || "";
+  try {
+    const r = await fetch(path, { method, headers, credentials: "same-origin",
+                                  body: body === undefined ? undefined : JSON.stringify(body) });
+    let data = null;
+    try { data = await r.json(); } catch { data = null; }
+    if (!r.ok && !data?.error) data = { error: { code: `http_${r.status}`, message: r.statusText } };
+    return { ok: r.ok, status: r.status, data };
+  } catch (e) {
+    return { ok: false, status: 0, data: { error: { code: "network", message: String(e?.message || e) } } };
+  }
+}
+
+/** Only http(s) and same-site addresses become links or images: a question pack must not be
+ * able to put a `javascript:` link in front of the operator. */
+export function safeUrl(value) {
+  if (typeof value !== "string" || !value.trim()) return null;
+  try {
+    const url = new URL(String(value), location.href);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A pointer click leaves no focus behind, so Space and Enter keep reaching the hotkeys; a
+ * keyboard user's focus (Tab) stays, and Enter/Space then press the focused control. */
+export function dropPointerFocus() {
+  document.addEventListener("click", (e) => {
+    const el = e.target instanceof Element ? e.target.closest("button, summary, a") : null;
+    if (el && e.detail > 0) el.blur();
+  });
+}
+
+export function fmtTime(ms) {
+  if (!Number.isFinite(ms)) return "";
+  return new Date(ms).toLocaleTimeString(currentLang(), { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}

@@ -1,0 +1,262 @@
+// The panel's link to the server: the /control Socket.IO namespace (login session cookie),
+// the newest state per game, the server clock, the connection banner, and commands with
+// `expected_rev` so that a doubled press is refused by the server instead of applied twice.
+
+import { io } from "../vendor/socket.io/socket.io.esm.min.js";
+import { t } from "./i18n.js";
+import { api, notice } from "./common.js";
+
+const ACK_TIMEOUT_MS = 5000;
+const HEARTBEAT_MS = 4000;
+const HEARTBEAT_FAILS = 2;   // missed heartbeats before the banner goes up on a "connected" socket
+const CLOCK_SAMPLES = 8;
+
+/** Which rev a press is based on: the newest state that has been on screen for `settleMs`.
+ * A second press of a doubled key or click comes sooner than anyone can look at the result of
+ * the first, so it carries the older rev and the server answers 409 — nothing changes twice. */
+export class RevBasis {
+  constructor(settleMs) {
+    this.settleMs = settleMs;
+    this.seen = []; // [{id, rev, at}] oldest first
+  }
+
+  record(state, now = performance.now()) {
+    if (!state) return;
+    const last = this.seen[this.seen.length - 1];
+    if (last && last.id === state.id && last.rev === state.rev) return;
+    this.seen.push({ id: state.id, rev: state.rev, at: now });
+    if (this.seen.length > 16) this.seen.shift();
+  }
+
+  /** {id, rev} the operator has had time to see, or null when nothing was shown yet. */
+  basis(now = performance.now()) {
+    for (let i = this.seen.length - 1; i >= 0; i--) {
+      if (now - this.seen[i].at >= this.settleMs) return this.seen[i];
+    }
+    return this.seen[0] || null;
+  }
+
+  /** ms until the newest state counts as seen (0 when it already does). */
+  pendingMs(now = performance.now()) {
+    const last = this.seen[this.seen.length - 1];
+    return last ? Math.max(0, this.settleMs - (now - last.at)) : 0;
+  }
+}
+
+/** Server time from round trips to GET /api/time; the sample with the smallest round trip wins
+ * (its error is at most half of it). `server_now` on a state is a coarse first guess. */
+export class ServerClock {
+  constructor() {
+    this.offset = 0;
+    this.samples = [];
+    this.synced = false;
+  }
+
+  now() {
+    return Date.now() + this.offset;
+  }
+
+  hint(serverNow) {
+    if (!this.synced && Number.isFinite(serverNow)) this.offset = serverNow - Date.now();
+  }
+
+  async sample() {
+    const wall = Date.now();
+    const t0 = performance.now();
+    const r = await api("GET", "/api/time");
+    const rtt = performance.now() - t0;
+    if (!r.ok || !Number.isFinite(r.data?.server_now)) return false;
+    this.samples.push({ rtt, offset: r.data.server_now - (wall + rtt / 2) });
+    if (this.samples.length > CLOCK_SAMPLES) this.samples.shift();
+    const best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
+    this.offset = best.offset;
+    this.synced = true;
+    return true;
+  }
+}
+
+export class ControlConnection {
+  /** options: {settleMs, game (null: the on-air game)} */
+  constructor({ settleMs = 250 } = {}) {
+    this.state = undefined;        // undefined: nothing yet; null: no game on air
+    this.graphicsPayload = null;
+    this.status = "connecting";    // connecting | connected | lost | unauthorized
+    this.everConnected = false;
+    this.fresh = true;             // the next state is the server's whole truth (after a (re)connect)
+    this.basis = new RevBasis(settleMs);
+    this.clock = new ServerClock();
+    this.listeners = { state: [], graphics: [], status: [] };
+    this.missed = 0;
+
+    this.socket = io("/control", {
+      reconnection: true,
+      reconnectionAttempts: Infinity,
+      reconnectionDelay: 300,
+      reconnectionDelayMax: 2000,
+      randomizationFactor: 0.3,
+      timeout: 4000,
+      withCredentials: true,
+    });
+    this.socket.on("connect", () => this.onConnect());
+    this.socket.on("disconnect", (reason) => this.onDisconnect(reason));
+    this.socket.on("connect_error", (err) => this.onConnectError(err));
+    this.socket.on("state", (s) => this.acceptState(s));
+    this.socket.on("graphics", (g) => this.acceptGraphics(g));
+    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
+  }
+
+  on(kind, fn) {
+    this.listeners[kind].push(fn);
+    if (kind === "state" && this.state !== undefined) fn(this.state, undefined);
+    if (kind === "graphics" && this.graphicsPayload) fn(this.graphicsPayload);
+    if (kind === "status") fn(this.status);
+  }
+
+  emitLocal(kind, ...args) {
+    for (const fn of this.listeners[kind]) {
+      try { fn(...args); } catch (e) { console.error(e); }
+    }
+  }
+
+  // ---- connection status -------------------------------------------------------------------
+
+  setStatus(status) {
+    if (status === this.status) return;
+    this.status = status;
+    document.body.dataset.connection = status;
+    const banner = document.getElementById("conn-banner");
+    const dot = document.getElementById("conn-dot");
+    if (dot) dot.title = t(`conn.${status}`);
+    if (banner) {
+      const show = status === "lost" || status === "unauthorized";
+      banner.hidden = !show;
+      const title = document.getElementById("conn-banner-title");
+      const text = document.getElementById("conn-banner-text");
+      if (show) {
+        title.dataset.i18n = status === "lost" ? "conn.lost.title" : "conn.unauthorized.title";
+        text.dataset.i18n = status === "lost" ? "conn.lost.text" : "conn.unauthorized.text";
+        title.textContent = t(title.dataset.i18n);
+        text.textContent = t(text.dataset.i18n);
+      }
+    }
+    this.emitLocal("status", status);
+  }
+
+  onConnect() {
+    const again = this.everConnected;
+    this.everConnected = true;
+    this.fresh = true;
+    this.freshGraphics = true;
+    this.missed = 0;
+    this.setStatus("connected");
+    if (again) notice("ok", t("conn.back"), t("conn.back.detail"), { code: "reconnected", ms: 8000 });
+    this.clock.sample().then(() => this.clock.sample());
+  }
+
+  onDisconnect(reason) {
+    this.setStatus("lost");
+    // "io server disconnect": the server closed us on purpose (e.g. logged out): it will not be
+    // retried by the manager, so check the login and retry ourselves.
+    if (reason === "io server disconnect") this.retryLater();
+  }
+
+  async onConnectError(err) {
+    if (this.socket.active) {          // the manager keeps retrying: the server is unreachable
+      this.setStatus("lost");
+      return;
+    }
+    // The server refused the connection: the login session is gone, or it was a hiccup.
+    const r = await api("GET", "/api/games");
+    if (r.status === 401) this.setStatus("unauthorized");
+    else {
+      this.setStatus("lost");
+      this.retryLater();
+    }
+  }
+
+  retryLater() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      if (!this.socket.connected) this.socket.connect();
+    }, 1000);
+  }
+
+  async beat() {
+    if (this.status !== "connected") return;
+    const ok = await this.clock.sample();
+    this.missed = ok ? 0 : this.missed + 1;
+    if (this.missed >= HEARTBEAT_FAILS && this.socket.connected) {
+      // The socket looks open but the server does not answer: say so and start over.
+      this.setStatus("lost");
+      this.socket.disconnect();
+      this.socket.connect();
+    }
+  }
+
+  get connected() {
+    return this.status === "connected";
+  }
+
+  // ---- incoming ----------------------------------------------------------------------------
+
+  acceptState(state) {
+    if (state !== null && (typeof state !== "object" || !Number.isFinite(state.rev))) return;
+    const prev = this.state;
+    const sameGame = prev && state && prev.id === state.id;
+    // Every state carries rev; a state older than one we have is ignored — except the first
+    // one of a connection, which is the server's truth.
+    if (!this.fresh && sameGame && state.rev < prev.rev) return;
+    if (!this.fresh && sameGame && state.rev === prev.rev) return; // the ack and the broadcast
+    this.fresh = false;
+    if (state?.server_now) this.clock.hint(state.server_now);
+    this.state = state;
+    this.basis.record(state);
+    document.body.dataset.rev = state ? String(state.rev) : "";
+    document.body.dataset.game = state ? state.id : "";
+    this.emitLocal("state", state, prev);
+  }
+
+  acceptGraphics(payload) {
+    if (!payload || typeof payload !== "object") return;
+    if (this.graphicsPayload && payload.seq < this.graphicsPayload.seq && !this.freshGraphics) return;
+    this.freshGraphics = false;
+    this.graphicsPayload = payload;
+    this.emitLocal("graphics", payload);
+  }
+
+  // ---- outgoing ----------------------------------------------------------------------------
+
+  emitAck(event, body) {
+    return new Promise((resolve) => {
+      if (!this.socket.connected) {
+        resolve({ error: { code: "disconnected", message: t("err.disconnected") }, status: 0 });
+        return;
+      }
+      this.socket.timeout(ACK_TIMEOUT_MS).emit(event, body, (err, answer) => {
+        if (err) resolve({ error: { code: "no_answer", message: t("err.no_answer") }, status: 0 });
+        else resolve(answer || { error: { code: "no_answer", message: "" }, status: 0 });
+      });
+    });
+  }
+
+  /** Sends one command (or `undo` when body.type === "undo") for the game the operator sees.
+   * `basis` ({id, rev}) is what the press was based on; by default the settled state. */
+  async command(body, basis = this.basis.basis()) {
+    if (!this.state || !basis) {
+      return { error: { code: "no_game_on_air", message: t("err.no_game_on_air") }, status: 0 };
+    }
+    if (basis.id !== this.state.id) {
+      return { error: { code: "game_switched", message: t("err.game_switched") }, status: 409 };
+    }
+    const { type, ...fields } = body;
+    const answer = type === "undo"
+      ? await this.emitAck("undo", { game: basis.id, expected_rev: basis.rev })
+      : await this.emitAck("command", { type, ...fields, game: basis.id, expected_rev: basis.rev });
+    if (answer.state) this.acceptState(answer.state);
+    return answer;
+  }
+
+  graphics(body) {
+    return this.emitAck("graphics", body);
+  }
+}
