@@ -45,6 +45,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(control_bp)
     hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"])
     sessions.subscribe(lambda change: hub.broadcast(svc, change))
+
+    from .osc import api as osc_api, build_bridge
+    svc.osc = build_bridge(app, svc)  # OSC cues out, commands in (overlay/osc/)
+    sessions.subscribe(svc.osc.on_change)
+    app.register_blueprint(osc_api.bp)
     return app
 
 
@@ -65,3 +70,6 @@ def start_clock(app: Flask) -> None:
             socketio.sleep(period)
 
     socketio.start_background_task(loop)
+
+    from .osc import start_bridge
+    start_bridge(app, socketio)  # OSC sender, and the receiver when --osc-listen or osc.toml says so
