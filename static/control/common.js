@@ -25,12 +25,13 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-// ---- notices: one line per event, newest on top; errors stay until dismissed --------------
+// ---- notices: one line per event, newest on top ------------------------------------------
 
 const MAX_NOTICES = 4;
 
-/** kind: "ok" | "info" | "error". Returns the element. */
-export function notice(kind, title, detail = "", { sticky = kind === "error", ms = 4000, code = "" } = {}) {
+/** kind: "ok" | "info" | "error". Errors stay longer (20 s), but not forever: an old refusal
+ * left on screen would mislead later. Returns the element. */
+export function notice(kind, title, detail = "", { sticky = false, ms = kind === "error" ? 20000 : 4000, code = "" } = {}) {
   const box = document.getElementById("notices");
   if (!box) return null;
   const close = h("button", { type: "button", class: "notice-close", "aria-label": t("notice.close"),

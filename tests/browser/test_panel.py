@@ -52,7 +52,15 @@ class Panel:
         self.page, self.server = page, server
         self.errors: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
+        page.on("console", self._console)
+
+    def _console(self, message) -> None:
+        """Console errors of the panel. The overlay previews are other pages in iframes, with
+        their own tests: what they and their resources log is theirs."""
+        url = (message.location or {}).get("url", "")
+        theirs = re.search(r"/(overlays/|static/(overlays|lib|themes|fonts|sounds)/)", url)
+        if message.type == "error" and not theirs:
+            self.errors.append(f"console: {message.text} ({url})")
 
     def open(self, path: str = "/control/") -> "Panel":
         self.page.goto(self.server.url + path)
@@ -538,6 +546,7 @@ def test_graphics_desk_takes_and_clears_and_reloads_overlays(panel_server: Serve
 
     page.fill("#host-name", "Борис Крюк")
     page.click('.preset[data-title="Борис Крюк"]')
+    expect(page.locator('.on-air-item[data-graphic="lower-third"]')).to_contain_text("Борис Крюк")
     assert panel_server.api("GET", "/api/graphics")["graphics"]["lower-third"]["data"]["subtitle"] == "ведущий"
     page.fill("#free-title", "Спасибо, что были с нами")
     page.fill("#free-duration", "0")
