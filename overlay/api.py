@@ -102,6 +102,14 @@ def undo(game_id: str) -> Any:
     return jsonify(state=svc.operator_state(svc.sessions.undo(game_id, data, source="http")))
 
 
+@bp.get("/games/<game_id>/moves")
+@operator_required
+def moves(game_id: str) -> Any:
+    """Which commands the rules allow now, with the reason for each refusal."""
+    svc = services()
+    return jsonify(svc.operator_state(svc.sessions.get(game_id))["moves"])
+
+
 @bp.get("/games/<game_id>/log")
 @operator_required
 def game_log(game_id: str) -> Any:

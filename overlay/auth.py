@@ -27,20 +27,31 @@ def check_token(given: Any) -> bool:
     return _same(given, cfg["TOKEN"]) if cfg["TOKEN"] else _same(given, cfg["PASSWORD"])
 
 
-def is_operator() -> bool:
-    if session.get("operator"):
-        return True
+def _bearer() -> bool:
     header = request.headers.get("Authorization", "")
     return header.startswith("Bearer ") and check_token(header[7:].strip())
 
 
+def is_operator() -> bool:
+    return bool(session.get("operator")) or _bearer()
+
+
+def _csrf_ok() -> bool:
+    sent = request.headers.get("X-CSRF-Token") or ""
+    return bool(session.get("csrf")) and hmac.compare_digest(sent.encode(), session["csrf"].encode())
+
+
 def operator_required(view: Callable) -> Callable:
-    """For JSON endpoints: 401 with an error body when the caller is not an operator."""
+    """For JSON endpoints: 401 unless the caller is an operator. A change made with the panel's
+    login cookie (not a bearer token) must also carry the page's CSRF token."""
     @functools.wraps(view)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not is_operator():
             return jsonify(error={"code": "unauthorized",
                                   "message": "Log in at /control/ or send 'Authorization: Bearer <token>'."}), 401
+        if request.method not in ("GET", "HEAD", "OPTIONS") and not _bearer() and not _csrf_ok():
+            return jsonify(error={"code": "csrf", "message": "The page's security token is missing or out "
+                                                             "of date: reload the panel and try again."}), 403
         return view(*args, **kwargs)
     return wrapped
 

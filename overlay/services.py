@@ -7,6 +7,7 @@ from typing import Any
 from flask import current_app
 
 from .graphics import Graphics
+from .rules.game import allowed_moves
 from .session import Live, Sessions
 from .store import Store
 
@@ -21,8 +22,10 @@ class Services:
     osc: Any = None
 
     def operator_state(self, live: Live) -> dict:
-        state = live.operator(self.sessions.clock())
+        now = self.sessions.clock()
+        state = live.operator(now)
         state["undo"] = self.sessions.undo_preview(live)
+        state["moves"] = allowed_moves(live.game, now)
         return state
 
 

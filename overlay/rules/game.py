@@ -12,7 +12,7 @@ from typing import Any
 
 from . import club, tv
 from .commands import Command
-from .errors import RuleError
+from .errors import InputError, RuleError
 from .evolve import apply
 from .state import Game
 
@@ -107,3 +107,32 @@ def replay(game: Game, events: Iterable[dict]) -> Game:
     for event in events:
         apply(game, event)
     return game
+
+
+def _probe(game: Game, kind: str) -> dict:
+    """A representative body for `kind`: enough to ask the rules whether it may be played now."""
+    if kind == "judge":
+        return {"correct": True}
+    if kind == "decide_decisive_round":
+        return {"granted": False}
+    if kind == "club_answers":
+        return {"correct": []}
+    if kind in ("choose_player", "best_player"):
+        names = tv.eligible_players(game) if kind == "choose_player" else club.central_players(game)
+        return {"player": names[0] if names else "?"}
+    return {}
+
+
+def allowed_moves(game: Game, now: int) -> dict[str, dict]:
+    """For each command of the vocabulary: may it be played now, and if not, why (code, message).
+    Nothing is recorded; the panel shows these reasons on its disabled buttons."""
+    from .commands import VOCABULARY
+
+    moves: dict[str, dict] = {}
+    for kind in VOCABULARY:
+        try:
+            decide(game, Command(kind, _probe(game, kind)), Ctx(now, lambda options: options[0]))
+            moves[kind] = {"ok": True}
+        except InputError as exc:
+            moves[kind] = {"ok": False, "code": exc.code, "message": exc.message}
+    return moves

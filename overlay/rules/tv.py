@@ -146,7 +146,7 @@ def judge(game: Game, cmd: Command, ctx: Ctx) -> list[dict]:
     return events
 
 
-def _eligible_players(game: Game) -> list[str]:
+def eligible_players(game: Game) -> list[str]:
     if game.decisive["active"]:
         return list(game.decisive["players"])
     if game.rules == "club":
@@ -163,7 +163,7 @@ def choose_player(game: Game, cmd: Command, ctx: Ctx) -> list[dict]:
     if rnd.question != 0 or game.timer is not None:
         raise RuleError("player_choice_closed", "The player is named before the first superblitz question.")
     player = cmd.get("player")
-    allowed = _eligible_players(game)
+    allowed = eligible_players(game)
     if allowed and player not in allowed:
         raise RuleError("unknown_player", f"{player!r} is not at the table. Choose one of: {', '.join(allowed)}.")
     return [{"type": "player_chosen", "player": player}]

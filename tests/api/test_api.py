@@ -70,6 +70,13 @@ def test_login_with_password_gives_httponly_samesite_cookie(shared_server: Serve
     cookie = ok.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert s.get(shared_server.url + "/api/games", timeout=5).status_code == 200
+    # A change made with the cookie must carry the page's CSRF token (another site cannot read it).
+    forged = s.post(shared_server.url + "/api/games", json={"rules": "tv"}, timeout=5)
+    assert forged.status_code == 403 and forged.json()["error"]["code"] == "csrf"
+    panel = s.get(shared_server.url + "/control/", timeout=5).text  # login issued a fresh token
+    csrf = panel.split('name="csrf" value="')[1].split('"')[0]
+    made = s.post(shared_server.url + "/api/games", json={"rules": "tv"}, timeout=5, headers={"X-CSRF-Token": csrf})
+    assert made.status_code == 201
 
 
 # creating games -----------------------------------------------------------------------------------

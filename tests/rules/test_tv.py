@@ -409,3 +409,16 @@ def test_tv_options_refused_in_club_game(kind):
 def test_club_commands_refused_in_tv_game():
     p = Play()
     assert p.refused("seat_team", team="a") == "club_only"
+
+
+def test_allowed_moves_name_the_rule_that_forbids_each_command():
+    from overlay.rules.game import allowed_moves
+    p = Play()
+    moves = allowed_moves(p.game, p.now)
+    assert moves["spin"] == {"ok": True}
+    assert moves["judge"]["code"] == "no_round" and moves["seat_team"]["code"] == "club_only"
+    p.do("spin", landed=1)
+    moves = allowed_moves(p.game, p.now)
+    assert moves["start_timer"]["ok"] and moves["early_answer"]["ok"] and not moves["spin"]["ok"]
+    assert moves["extra_minute"]["code"] == "wrong_phase"
+    assert p.game.round.phase == "reading" and p.game.timer is None  # asking changed nothing
