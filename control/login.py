@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, redirect, render_template, request, session, url_for
+from flask import current_app, redirect, render_template, request, url_for
 
-from overlay.auth import Throttle, check_password
+from overlay.auth import Throttle, begin_login, check_password, end_login
 
 from . import bp
 from .csrf import csrf_ok
@@ -42,14 +42,12 @@ def login() -> Any:
     if not check_password(request.form.get("password", "")):
         throttle.fail(address)
         return login_page("wrong", 401, next_page)
-    session.clear()
-    session["operator"] = True
-    session.permanent = True
+    begin_login()
     return redirect(url_for(f"control.{next_page}"))
 
 
 @bp.post("/logout")
 def logout() -> Any:
     if csrf_ok():
-        session.clear()
+        end_login()
     return redirect(url_for("control.panel"))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import hmac
+import secrets
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -32,8 +33,34 @@ def _bearer() -> bool:
     return header.startswith("Bearer ") and check_token(header[7:].strip())
 
 
+def logged_in() -> bool:
+    """The panel's login session, unless it has been logged out (from any tab)."""
+    revoked = current_app.extensions["chgk"].revoked_logins
+    return bool(session.get("operator")) and session.get("login") not in revoked
+
+
 def is_operator() -> bool:
-    return bool(session.get("operator")) or _bearer()
+    return logged_in() or _bearer()
+
+
+def begin_login() -> None:
+    session.clear()  # a fresh session: nothing from before the login survives it
+    session["operator"] = True
+    session["login"] = secrets.token_urlsafe(16)
+    session.permanent = True
+
+
+def end_login() -> None:
+    """Log out: the cookie is refused from now on and this login's open sockets are closed."""
+    from .hub import drop_login
+
+    login = session.get("login")
+    session.clear()
+    if login:
+        svc = current_app.extensions["chgk"]
+        svc.revoked_logins.add(login)
+        svc.store.set_setting("revoked_logins", sorted(svc.revoked_logins)[-1000:], at=svc.sessions.clock())
+        drop_login(login)
 
 
 def _csrf_ok() -> bool:

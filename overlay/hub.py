@@ -10,7 +10,7 @@ from typing import Any
 from flask import current_app, request, session
 from flask_socketio import SocketIO, emit, join_room, leave_room
 
-from .auth import check_token
+from .auth import check_token, logged_in
 from .rules import InputError
 from .session import Change
 from .services import Services, services
@@ -92,9 +92,11 @@ def overlay_time(*_: Any) -> dict:
 @socketio.on("connect", namespace=CONTROL)
 def control_connect(auth: Any = None) -> bool:
     token = auth.get("token") if isinstance(auth, dict) else None
-    if not (session.get("operator") or check_token(token)):
+    if not (logged_in() or check_token(token)):
         return False
     svc = services()
+    if not check_token(token):
+        svc.control_logins[request.sid] = session.get("login", "")
     join_room(AIR)
     svc.followers[request.sid] = None
     emit("state", _state(svc, None, public=False))
@@ -104,7 +106,16 @@ def control_connect(auth: Any = None) -> bool:
 
 @socketio.on("disconnect", namespace=CONTROL)
 def control_disconnect(*_: Any) -> None:
-    services().followers.pop(request.sid, None)
+    svc = services()
+    svc.followers.pop(request.sid, None)
+    svc.control_logins.pop(request.sid, None)
+
+
+def drop_login(login: str) -> None:
+    """A panel logged out: close every /control socket that came in with that login."""
+    svc = services()
+    for sid in [s for s, value in svc.control_logins.items() if value == login]:
+        socketio.server.disconnect(sid, namespace=CONTROL)
 
 
 @socketio.on("follow", namespace=CONTROL)

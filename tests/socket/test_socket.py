@@ -146,3 +146,28 @@ def test_control_with_login_session_cookie(server: Server):
         assert sio.call("command", {"type": "spin", "landed": 2}, namespace="/control")["state"]["rev"] == 1
     finally:
         sio.disconnect()
+
+
+def test_logout_refuses_the_cookie_and_closes_its_sockets(server: Server):
+    import requests
+    s = requests.Session()
+    page = s.get(server.url + "/control/", timeout=5).text
+    csrf = page.split('name="csrf" value="')[1].split('"')[0]
+    s.post(server.url + "/control/login", data={"password": "test-password-1", "csrf": csrf}, timeout=5)
+    old_cookie = "; ".join(f"{k}={v}" for k, v in s.cookies.items())
+    closed = []
+    sio = socketio.Client(reconnection=False)
+    sio.on("disconnect", lambda *a: closed.append(True), namespace="/control")
+    sio.connect(server.url, namespaces=["/control"], headers={"Cookie": old_cookie}, transports=["websocket"])
+    panel = s.get(server.url + "/control/", timeout=5).text
+    csrf = panel.split('name="csrf" value="')[1].split('"')[0]
+    s.post(server.url + "/control/logout", data={"csrf": csrf}, timeout=5)
+    deadline = time.monotonic() + 3
+    while not closed and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert closed, "the logged-out panel's socket stayed open"
+    stale = requests.get(server.url + "/api/games", headers={"Cookie": old_cookie}, timeout=5)
+    assert stale.status_code == 401
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        again = socketio.Client(reconnection=False)
+        again.connect(server.url, namespaces=["/control"], headers={"Cookie": old_cookie}, transports=["websocket"])
