@@ -28,6 +28,20 @@ def parser() -> argparse.ArgumentParser:
                    help="receive OSC control messages here")
     s.add_argument("--osc-target", type=_host_port, action="append", default=[], metavar="HOST:PORT",
                    help="send the generic OSC cues here (repeatable)")
+
+    i = sub.add_parser("import-pack", help="import a question pack (question database text format or 4s)")
+    i.add_argument("file", help="the pack file (UTF-8, CP1251 or KOI8-R)")
+    i.add_argument("--data", default=None, help="data folder (default: $CHGK_OVERLAY_DATA or ./chgk-data)")
+    i.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    o = sub.add_parser("obs-scenes", help="write an OBS scene collection pointing at the overlays")
+    o.add_argument("--base-url", default="http://127.0.0.1:5000",
+                   help="where OBS reaches this server (default: http://127.0.0.1:5000)")
+    o.add_argument("--rules", choices=("tv", "club"), default="tv", help="tv or club game (default: tv)")
+    o.add_argument("--out", default=None, help="file to write (default: standard output)")
+    o.add_argument("--name", default=None, help="the collection's name in OBS")
+    o.add_argument("--lang", choices=("ru", "uk", "en"), default=None, help="on-air language (?lang=)")
+    o.add_argument("--theme", default=None, help="overlay theme (?theme=)")
     return p
 
 
@@ -35,7 +49,72 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.cmd == "serve":
         return serve(args)
+    if args.cmd == "import-pack":
+        return import_pack(args)
+    if args.cmd == "obs-scenes":
+        return obs_scenes(args)
     return 2
+
+
+def import_pack(args: argparse.Namespace) -> int:
+    """Parse, then store in one transaction: a pack that cannot be read leaves nothing behind."""
+    import json
+    import time
+    from pathlib import Path
+
+    from .config import data_dir
+    from .packs import PackError, parse_pack
+    from .packs.store import PackStore, clean_filename
+    from .store import Store, StorageError
+
+    path = Path(args.file)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        print(f"chgk-overlay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    try:
+        pack = parse_pack(raw, path.name)
+    except PackError as exc:
+        print(f"chgk-overlay: {path}: {exc.message}", file=sys.stderr)
+        return 1
+    store = Store(data_dir({"DATA": args.data} if args.data else None) / "chgk.sqlite3")
+    try:
+        summary, created = PackStore(store).add(pack, filename=clean_filename(path.name), raw=raw,
+                                                at=time.time_ns() // 1_000_000)
+    except StorageError as exc:
+        print(f"chgk-overlay: {exc.message}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps({**summary, "existing": not created}, ensure_ascii=False))
+    else:
+        print(f"id: {summary['id']}{'' if created else '  (already imported)'}")
+        print(f"title: {summary['title']}")
+        print(f"questions: {summary['questions']} in {len(summary['tours'])} tour(s)")
+    return 0
+
+
+def obs_scenes(args: argparse.Namespace) -> int:
+    from .obs.scenes import build_collection, dumps
+
+    try:
+        text = dumps(build_collection(args.rules, args.base_url, name=args.name, lang=args.lang, theme=args.theme))
+    except ValueError as exc:
+        print(f"chgk-overlay: {exc}", file=sys.stderr)
+        return 2
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        print(f"chgk-overlay: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"chgk-overlay: wrote {args.out} (OBS: Scene Collection → Import)", file=sys.stderr)
+    return 0
 
 
 def serve(args: argparse.Namespace) -> int:

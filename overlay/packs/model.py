@@ -14,6 +14,10 @@ class Author:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "city": self.city, "raw": self.raw}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Author":
+        return cls(name=d["name"], city=d["city"], raw=d["raw"])
+
 
 @dataclass(frozen=True)
 class QuestionPart:
@@ -31,6 +35,10 @@ class QuestionPart:
             "accepted": list(self.accepted),
             "rejected": list(self.rejected),
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "QuestionPart":
+        return cls(text=d["text"], answer=d["answer"], accepted=list(d["accepted"]), rejected=list(d["rejected"]))
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,16 @@ class PackQuestion:
             "line": self.line,
         }
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "PackQuestion":
+        """The inverse of `to_dict` (a stored pack back into objects); extra keys are ignored."""
+        return cls(
+            number=d["number"], text=d["text"], answer=d["answer"], accepted=list(d["accepted"]),
+            rejected=list(d["rejected"]), comment=d["comment"], source=d["source"],
+            author=Author.from_dict(d["author"]) if d.get("author") else None, media=list(d["media"]),
+            handout=d["handout"], parts=[QuestionPart.from_dict(p) for p in d["parts"]],
+            preamble=d["preamble"], answer_media=list(d["answer_media"]), line=d["line"])
+
 
 @dataclass(frozen=True)
 class Tour:
@@ -83,6 +101,11 @@ class Tour:
             "info": self.info,
             "questions": [q.to_dict() for q in self.questions],
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Tour":
+        return cls(title=d["title"], editors=list(d["editors"]), info=d["info"],
+                   questions=[PackQuestion.from_dict(q) for q in d["questions"]])
 
 
 @dataclass(frozen=True)
@@ -115,3 +138,9 @@ class Pack:
             "encoding": self.encoding,
             "tours": [t.to_dict() for t in self.tours],
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Pack":
+        return cls(title=d["title"], date=d["date"], editors=list(d["editors"]), info=d["info"],
+                   tours=[Tour.from_dict(t) for t in d["tours"]], format=d["format"],
+                   encoding=d["encoding"], url=d.get("url", ""))
