@@ -50,6 +50,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     svc.osc = build_bridge(app, svc)  # OSC cues out, commands in (overlay/osc/)
     sessions.subscribe(svc.osc.on_change)
     app.register_blueprint(osc_api.bp)
+
+    from .packs import api as packs_api
+    packs_api.register(app)  # question packs: /api/packs, import and envelope filling
+    from .obs import api as obs_api
+    obs_api.register(app)  # OBS control over obs-websocket (obs.toml) and /api/obs
+    from . import themes
+    themes.register(app)  # custom themes from <data>/themes at /themes/<name>.css
     return app
 
 
