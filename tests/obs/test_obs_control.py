@@ -89,7 +89,7 @@ def test_spin_goes_to_the_table_scene_and_a_verdict_back_to_the_game(tmp_path: P
         timed(srv, game, type="judge", correct=False)  # the viewers' second point ends the game
         assert fake.wait_for(lambda: fake.switches() == [TABLE, GAME, TABLE, RESULT], 2), fake.requests
 
-        status = obs_status(srv)
+        status = wait_status(srv, lambda s: s["switches"] == 4)  # counted once OBS's answer is back
         assert status["switches"] == 4 and status["last_switch"]["scene"] == RESULT
         assert status["last_switch"]["reason"] == "game_over" and status["last_switch"]["delay_ms"] < 1000
         assert status["last_error"] is None and fake.auth_failures == 0
