@@ -34,7 +34,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     store = Store(Path(app.config["DATA"]) / "chgk.sqlite3", app.config["SQLITE_SYNCHRONOUS"])
     sessions = Sessions(store, clock=now_ms)
-    svc = Services(store, sessions, Graphics(sessions))
+    svc = Services(store, sessions, Graphics(sessions),
+                   revoked_logins=set(store.get_setting("revoked_logins", [])))
     app.extensions["chgk"] = svc
 
     from control import bp as control_bp

@@ -16,7 +16,7 @@ DEFAULTS: dict[str, Any] = {
     "DATA": "./chgk-data",
     "ASYNC_MODE": "eventlet",          # eventlet | threading | gevent
     "MAX_CONTENT_LENGTH": 1 << 20,     # request bodies over 1 MiB get 413
-    "MAX_PACK_BYTES": 8 << 20,         # question packs may be larger
+    "MAX_PACK_BYTES": 5 << 20,         # question packs may be larger (the parser's own limit)
     "SQLITE_SYNCHRONOUS": "FULL",
     "TICK_MS": 20,                     # the clock task's period: time-up lands within one tick
     "PASSWORD": None,
