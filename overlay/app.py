@@ -58,6 +58,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     obs_api.register(app)  # OBS control over obs-websocket (obs.toml) and /api/obs
     from . import themes
     themes.register(app)  # custom themes from <data>/themes at /themes/<name>.css
+    from control.admin import bp as admin_bp
+    from .season import init_season
+    init_season(app, svc)  # league season, Final, «Star Wars» series: /api/seasons, /api/series, /control/admin
+    app.register_blueprint(admin_bp)
     return app
 
 

@@ -1,0 +1,75 @@
+// The season Final (seed 004): the Club team and the Central Table team, each team's tv game
+// score once it is played, the winner and the Crystal Sphinx once decided. A cue: on air while
+// `graphics` has "final-teams" shown, data {season?}. Data from the public league endpoint.
+
+import { h, part, setText, show } from "../lib/dom.js";
+import { cueVisibility, leagueSource, leagueText } from "./season-rating.js";
+
+const NAME = "final-teams";
+
+export default function create(root, ctx) {
+  const el = part(root, NAME);
+  const tx = leagueText(ctx.config.lang);
+  const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
+  const f = {
+    title: ref("title"), sub: ref("sub"), foot: ref("foot"),
+    club: ref("club"), central: ref("central"), clubName: ref("club-name"), centralName: ref("central-name"),
+    clubScore: ref("club-score"), centralScore: ref("central-score"),
+  };
+  let data = null;
+  let onAir = false;
+
+  function players(list, names) {
+    const key = JSON.stringify(names);
+    if (list.dataset.key === key) return;
+    list.dataset.key = key;
+    list.replaceChildren(...names.map((n) => h("li", { class: "ft-player", text: n })));
+  }
+
+  function score(box, game) {
+    setText(box, game ? `${game.score.experts} : ${game.score.viewers}` : "");
+    box.classList.toggle("playing", !!game && game.status !== "finished");
+  }
+
+  function render() {
+    const teams = data?.final_teams;
+    show(el, onAir && !!teams);
+    if (!data || !teams) return;
+    setText(f.title, tx("final"));
+    setText(f.sub, data.season?.name || "");
+    setText(f.clubName, tx("club"));
+    setText(f.centralName, tx("central_table"));
+    players(f.club, teams.club);
+    players(f.central, teams.central_table);
+    const games = data.final?.games || [];
+    score(f.clubScore, games.find((g) => g.final_team === "club"));
+    score(f.centralScore, games.find((g) => g.final_team === "central_table"));
+    const winner = data.final?.winner;
+    for (const box of el.querySelectorAll(".ft-team")) box.classList.toggle("won", box.dataset.team === winner);
+    el.dataset.winner = winner || "";
+    const sphinx = data.awards?.crystal_sphinx;
+    setText(f.foot, winner
+      ? `${tx("winner")}: ${tx(winner)}${sphinx ? ` · ${tx("sphinx")}: ${sphinx}` : ""}`
+      : teams.provisional ? tx("provisional") : "");
+  }
+
+  const source = leagueSource("seasons", ctx, (d) => {
+    data = d;
+    render();
+  });
+  const visibility = cueVisibility(NAME, ctx, (on, d) => {
+    onAir = on;
+    if (on) source.cue(d);
+    render();
+  });
+  source.refresh();
+
+  return {
+    update(state) {
+      source.state(state);
+    },
+    cue(graphics) {
+      visibility(graphics);
+    },
+  };
+}
