@@ -5,8 +5,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.support import Server
+
+# Timing belongs in bench/, not in tests: on a loaded 2-core machine a deadline only adds flakes.
+settings.register_profile("chgk", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("chgk")
 
 
 @pytest.fixture
