@@ -121,7 +121,7 @@ PAGES: dict[str, tuple[str, Callable[..., dict]]] = {
 
 
 def _login(status: int) -> Any:
-    return render_template("control/login.html", error=None, next_page="panel", lang=lang()), status
+    return render_template("control/login.html", error=None, next_page=request.path, lang=lang()), status
 
 
 def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 200) -> Any:

@@ -25,9 +25,14 @@ def login_page(error: str | None, status: int, next_page: str = "panel") -> Any:
 
 
 def _next_page() -> str:
-    """Only our own page names: a login never redirects somewhere a link chose."""
+    """Only our own pages: a panel page's name, or a path under /control/admin/ — a login never
+    redirects somewhere a link chose."""
     wanted = request.form.get("next", "panel")
-    return wanted if wanted in PAGES else "panel"
+    if wanted in PAGES:
+        return wanted
+    if wanted.startswith("/control/admin/") and "//" not in wanted and "\\" not in wanted and ".." not in wanted:
+        return wanted
+    return "panel"
 
 
 @bp.post("/login")
@@ -43,7 +48,7 @@ def login() -> Any:
         throttle.fail(address)
         return login_page("wrong", 401, next_page)
     begin_login()
-    return redirect(url_for(f"control.{next_page}"))
+    return redirect(next_page if next_page.startswith("/") else url_for(f"control.{next_page}"))
 
 
 @bp.post("/logout")

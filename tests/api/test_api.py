@@ -276,3 +276,14 @@ def test_graphics_auto_out_after_duration(shared_server: Server):
     while "lower-third" in shared_server.call("GET", "/api/graphics").json()["graphics"]:
         assert time.monotonic() < deadline, "the lower-third did not go out by itself"
         time.sleep(0.05)
+
+
+def test_login_returns_to_an_admin_page_but_never_elsewhere(shared_server: Server):
+    for wanted, expected in [("/control/admin/", "/control/admin/"), ("//evil.example/x", "/control/"),
+                             ("https://evil.example/", "/control/"), ("/control/admin/../../x", "/control/")]:
+        s = requests.Session()
+        page = s.get(shared_server.url + "/control/", timeout=5).text
+        csrf = page.split('name="csrf" value="')[1].split('"')[0]
+        r = s.post(shared_server.url + "/control/login", timeout=5, allow_redirects=False,
+                   data={"password": "test-password-1", "csrf": csrf, "next": wanted})
+        assert r.status_code == 302 and r.headers["Location"] in (expected, shared_server.url + expected), wanted
