@@ -1,4 +1,5 @@
-"""The panel's pages: live (the on-air game), setup (create games, put one on air), graphics desk.
+"""The panel's pages: live (the on-air game), the club game screen, setup (create games, put one
+on air), graphics desk, OSC (targets, inbound, osc.toml), question packs.
 
 Each page is a template over `control/base.html` plus one ES module in `static/control/`; the
 server hands the page what it cannot fetch itself (CSRF token, default language, graphic names).
@@ -17,7 +18,8 @@ from .csrf import csrf_token
 
 # page name → its template (templates/control/<x>.html) and module (static/control/<x>.js);
 # the names are also the endpoints (`control.<name>`)
-PAGES = {"panel": "live", "setup": "setup", "graphics": "graphics"}
+PAGES = {"panel": "live", "club": "club", "setup": "setup", "graphics": "graphics", "osc": "osc",
+         "packs": "packs"}
 LANGS = ("ru", "uk", "en")
 # A press counts as based on a state only once that state has been on screen this long: a
 # doubled press arrives sooner and carries the older rev, so the server answers 409.
@@ -65,6 +67,21 @@ def setup() -> Any:
 @bp.get("/graphics")
 def graphics() -> Any:
     return _render("graphics")
+
+
+@bp.get("/club")
+def club() -> Any:
+    return _render("club")
+
+
+@bp.get("/osc")
+def osc() -> Any:
+    return _render("osc")
+
+
+@bp.get("/packs")
+def packs() -> Any:
+    return _render("packs")
 
 
 @bp.after_request

@@ -599,9 +599,20 @@ function render(state, prev) {
   renderPicker(state);
   renderUndo(state);
   renderTimer();
-  if (state && state.rules !== "tv" && (!prev || prev.id !== state.id)) {
-    notice("info", t("live.club_note"), "", { code: "local", ms: 6000 });
+  renderClubLink(state);
+}
+
+/** A club game is run from its own screen (club.js): say so, with the link, while one is on air. */
+function renderClubLink(state) {
+  let box = $("club-link");
+  if (!box) {
+    box = h("section", { class: "card club-link", id: "club-link", role: "note" },
+            h("span", { class: "club-link-text" }), " ", h("a", { href: cfg.urls?.club || "/control/club", class: "btn btn-primary" }));
+    $("live").prepend(box);
   }
+  box.hidden = !state || state.rules !== "club";
+  box.querySelector(".club-link-text").textContent = t("live.club_screen");
+  box.querySelector("a").textContent = t("live.club_screen.link");
 }
 
 // The rev the next press is based on, for the operator's eye and for tests: it follows the

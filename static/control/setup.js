@@ -1,11 +1,14 @@
-// Game setup: the list of games with «в эфир», and a form that builds a tv game spec
-// (API.md, POST /api/games): team, players, captain, blitz/superblitz sectors, envelopes with
-// their questions or blank paper envelopes, timers.
+// Game setup: the list of games with «в эфир», and a form that builds a game spec
+// (API.md, POST /api/games): a tv game (team, players, captain) or a club game (teams with
+// their line-ups, game day); blitz/superblitz sectors, timers, envelopes with their questions
+// or blank paper envelopes — typed in, or filled from a question pack by hand or at random
+// (POST /api/packs/<id>/fill), then the viewer's name, city, photo and prize added per envelope.
 
 import { t, onLangChange } from "./i18n.js";
 import { pageConfig, h, api, notice, refusalText, wireLanguage, dropPointerFocus } from "./common.js";
 import { ControlConnection } from "./connection.js";
 import { kindName } from "./describe.js";
+import { renderPack, questionsByRef, isThreePart } from "./packview.js";
 
 const cfg = pageConfig();
 wireLanguage(cfg.lang);
@@ -17,6 +20,13 @@ const SECTORS = 13;           // the tv table; 13 is the sponsor's sector
 const SPONSOR = 13;
 const MAX_PLAYERS = 20;
 const TIMERS = ["minute", "blitz", "extra_minute", "club_help"];
+const CLUB_TIMERS = ["minute", "blitz"];
+const MAX_TEAMS = 60;
+const LINEUP = [4, 6];        // a club team's usual size (seed 004): outside it we warn, not refuse
+
+function rules() {
+  return $("f-rules-club").checked ? "club" : "tv";
+}
 
 // ---- games list ----------------------------------------------------------------------------
 
@@ -114,7 +124,7 @@ function renderCaptain() {
 // ---- the form: sectors and envelopes ------------------------------------------------------
 
 function kindOf(number) {
-  if (number === SPONSOR) return "sponsor";
+  if (number === SPONSOR && rules() === "tv") return "sponsor";
   if (String(number) === $("f-blitz").value) return "blitz";
   if (String(number) === $("f-superblitz").value) return "superblitz";
   return "regular";
@@ -148,13 +158,29 @@ function questionForm(sector, q) {
   return box;
 }
 
+function refRow(n) {
+  const input = h("input", { id: `ref-${n}`, class: "ref-input", maxlength: 40, inputmode: "decimal",
+                             placeholder: "2.3", "aria-label": t("setup.pack.ref", { n }) });
+  const take = h("button", { type: "button", class: "btn btn-small", id: `ref-take-${n}` }, t("setup.pack.take"));
+  const clear = h("button", { type: "button", class: "btn btn-small btn-danger", id: `env-clear-${n}` }, t("setup.env_clear"));
+  take.addEventListener("click", () => takeRefs(n, input.value));
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      takeRefs(n, input.value);
+    }
+  });
+  clear.addEventListener("click", () => clearEnvelope(n));
+  return h("div", { class: "ref-row" }, h("label", {}, h("span", {}, t("setup.pack.ref", { n })), input), take, clear);
+}
+
 function buildEnvelopes() {
   const box = $("f-envelopes");
   box.replaceChildren();
   for (let n = 1; n <= SECTORS; n++) {
     const det = h("details", { class: "envelope", "data-sector": n },
                   h("summary", {}, h("span", { class: "env-title" }), h("span", { class: "env-state muted" })),
-                  questionForm(n, 0), questionForm(n, 1), questionForm(n, 2));
+                  refRow(n), questionForm(n, 0), questionForm(n, 1), questionForm(n, 2));
     box.append(det);
   }
   updateKinds();
@@ -187,13 +213,341 @@ function summarize(n) {
   const count = kind === "blitz" || kind === "superblitz" ? 3 : 1;
   const used = Array.from({ length: count }, (_, q) => filled(questionValues(n, q))).filter(Boolean).length;
   det.querySelector(".env-title").textContent = `${t("sector.n", { n })} · ${kindName(kind)}`;
-  det.querySelector(".env-state").textContent = used ? ` — ${t("setup.env_filled", { n: used, of: count })}` : ` — ${t("setup.env_paper")}`;
+  const refs = envRefs.get(n) || [];
+  const from = refs.length ? ` · ${t("setup.pack.from", { refs: refs.join(", ") })}${refsComplete(n) ? "" : ` (${t("setup.pack.partial", { n: refs.length, of: count })})`}` : "";
+  det.querySelector(".env-state").textContent = (used ? ` — ${t("setup.env_filled", { n: used, of: count })}` : ` — ${t("setup.env_paper")}`) + from;
+  det.dataset.refs = refs.join(" ");
+}
+
+// ---- the club game: teams with their line-ups, the game day ---------------------------------
+
+function addTeam(name = "", lineup = "") {
+  const box = $("f-teams");
+  if (box.children.length >= MAX_TEAMS) return;
+  const n = box.children.length + 1;
+  const nameInput = h("input", { class: "team-name", maxlength: 200, value: name, placeholder: t("setup.team_n", { n }),
+                                 "aria-label": t("setup.team_n", { n }) });
+  const playersInput = h("input", { class: "team-players", maxlength: 2000, value: lineup, placeholder: t("setup.team_players_hint"),
+                                    "aria-label": t("setup.team_players", { n }) });
+  nameInput.addEventListener("input", renderTeamWarnings);
+  playersInput.addEventListener("input", renderTeamWarnings);
+  box.append(h("div", { class: "team-row", "data-table": n },
+               h("span", { class: "table-no" }, String(n)), nameInput, playersInput));
+}
+
+function splitNames(text) {
+  return text.split(/[,;\n]/).map((x) => x.trim()).filter(Boolean);
+}
+
+/** Named rows only, in table order: {table, name, players}. */
+function teamRows() {
+  return [...document.querySelectorAll(".team-row")].map((row) => ({
+    table: Number(row.dataset.table),
+    name: row.querySelector(".team-name").value.trim(),
+    players: splitNames(row.querySelector(".team-players").value),
+  })).filter((r) => r.name || r.players.length);
+}
+
+/** Line-ups outside 4–6 players are unusual, not wrong: a warning, and the game is created. */
+function renderTeamWarnings() {
+  const warnings = teamRows().filter((r) => r.name && (r.players.length < LINEUP[0] || r.players.length > LINEUP[1]))
+    .map((r) => t("setup.warn.lineup", { n: r.table, name: r.name, count: r.players.length }));
+  $("f-team-warnings").replaceChildren(...warnings.map((w) => h("p", { class: "warn" }, w)));
+}
+
+function clubSpec(errors) {
+  const rows = teamRows();
+  const teams = [];
+  for (const r of rows) {
+    if (!r.name) {
+      errors.push(t("setup.err.team_name", { n: r.table }));
+      continue;
+    }
+    if (new Set(r.players).size !== r.players.length) errors.push(t("setup.err.team_same_player", { name: r.name }));
+    teams.push({ id: `t${r.table}`, name: r.name, players: r.players });
+  }
+  if (teams.length < 2) errors.push(t("setup.err.two_teams"));
+  const names = teams.map((x) => x.name.toLowerCase());
+  if (new Set(names).size !== names.length) errors.push(t("setup.err.same_team"));
+  const day = $("f-game-day").value.trim();
+  if (!day) errors.push(t("setup.err.game_day"));
+  return { teams, game_day: day };
+}
+
+/** Today as a holding: the date, and -sun / -wed on the league's two days. */
+function defaultGameDay() {
+  const d = new Date();
+  const iso = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  return iso + ({ 0: "-sun", 3: "-wed" }[d.getDay()] || "");
+}
+
+function applyRules() {
+  const club = rules() === "club";
+  $("f-experts-box").hidden = club;
+  $("f-club-box").hidden = !club;
+  document.querySelectorAll(".game-form .tv-only").forEach((el) => { el.hidden = club; });
+  if (club && !$("f-teams").children.length) for (let i = 0; i < 4; i++) addTeam();
+  if (club && !$("f-game-day").value) $("f-game-day").value = defaultGameDay();
+  updateKinds();
+}
+
+// ---- envelopes from a question pack ---------------------------------------------------------
+
+let packList = [];
+let pack = null;                  // the chosen pack, whole (GET /api/packs/<id>)
+let packQuestions = new Map();    // ref → question
+const envRefs = new Map();        // sector → refs it was filled from (or picked so far)
+const extras = new Map();         // "<sector>-<q>" → fields the form does not show (accepted, …)
+const EXTRA_FIELDS = ["accepted", "rejected", "source", "media"];
+
+const need = (n) => (["blitz", "superblitz"].includes(kindOf(n)) ? 3 : 1);
+
+function refsComplete(n) {
+  const refs = envRefs.get(n) || [];
+  if (need(n) === 1) return refs.length === 1;
+  return refs.length === 3 || (refs.length === 1 && isThreePart(packQuestions.get(refs[0])));
+}
+
+function packStatus(text, kind = "") {
+  const el = $("f-pack-status");
+  el.textContent = text;
+  el.dataset.kind = kind;
+}
+
+async function loadPacks() {
+  const r = await api("GET", "/api/packs");
+  const select = $("f-pack");
+  if (!r.ok) {
+    packStatus(refusalText(r.data?.error).title, "error");
+    return;
+  }
+  packList = r.data.packs || [];
+  const was = select.value || new URLSearchParams(location.search).get("pack") || "";
+  select.replaceChildren(h("option", { value: "" }, t(packList.length ? "setup.pack.none" : "setup.pack.empty")),
+                         ...packList.map((p) => h("option", { value: p.id }, `${p.title || p.filename} · ${t("packs.count", { n: p.questions })}`)));
+  if (packList.some((p) => p.id === was)) {
+    select.value = was;
+    if (!pack || pack.id !== was) await choosePack(was);
+  }
+  renderPackBox();
+}
+
+async function choosePack(id) {
+  pack = null;
+  packQuestions = new Map();
+  if (id) {
+    const r = await api("GET", `/api/packs/${encodeURIComponent(id)}`);
+    if (!r.ok) {
+      const { title, detail } = refusalText(r.data?.error);
+      notice("error", title, detail, { code: r.data?.error?.code });
+    } else {
+      pack = r.data;
+      packQuestions = questionsByRef(pack);
+    }
+  }
+  renderPackBox();
+}
+
+function renderPackBox() {
+  const tours = $("f-pack-tours");
+  tours.replaceChildren();
+  $("f-pack-random").disabled = !pack;
+  $("f-pack-browse").hidden = !pack;
+  if (!pack) {
+    $("f-pack-view").replaceChildren();
+    if (!packList.length) packStatus(t("setup.pack.empty"));
+    return;
+  }
+  (pack.tours || []).forEach((tour, i) => {
+    tours.append(h("label", { class: "check" }, h("input", { type: "checkbox", class: "pack-tour-check", value: i + 1, checked: true }),
+                   h("span", {}, `${tour.title || t("packs.tour_n", { n: i + 1 })} (${tour.questions.length})`)));
+  });
+  renderPack($("f-pack-view"), pack, { open: -1, extra: pickControl });
+  markUsed();
+}
+
+/** «В конверт»: the question's ref into a sector chosen from a list. */
+function pickControl(q) {
+  const select = h("select", { class: "pick-sector", "aria-label": t("setup.pack.to_sector") },
+                   ...Array.from({ length: SECTORS }, (_, i) => h("option", { value: i + 1 }, `${t("sector.n", { n: i + 1 })} · ${kindName(kindOf(i + 1))}`)));
+  const free = Array.from({ length: SECTORS }, (_, i) => i + 1).find((n) => !envelopeUsed(n));
+  if (free) select.value = String(free);
+  const btn = h("button", { type: "button", class: "btn btn-small pick-btn", "data-ref": q.ref }, t("setup.pack.put"));
+  btn.addEventListener("click", () => assign(Number(select.value), q.ref));
+  return h("div", { class: "pick-row" }, h("span", { class: "pick-used muted", "data-ref": q.ref }), select, btn);
+}
+
+function markUsed() {
+  const where = new Map();
+  for (const [n, refs] of envRefs) refs.forEach((ref) => where.set(ref, n));
+  document.querySelectorAll(".pick-used").forEach((el) => {
+    const n = where.get(el.dataset.ref);
+    el.textContent = n ? t("setup.pack.in_sector", { n }) : "";
+    el.closest(".pack-q")?.classList.toggle("used", !!n);
+  });
+}
+
+function envelopeUsed(n) {
+  return (envRefs.get(n) || []).length > 0
+    || Array.from({ length: need(n) }, (_, q) => filled(questionValues(n, q))).some(Boolean);
+}
+
+function sectorOfRef(ref) {
+  for (const [n, refs] of envRefs) if (refs.includes(ref)) return n;
+  return null;
+}
+
+/** A question picked by hand into sector n; a blitz collects three questions (or one three-part). */
+function assign(n, ref) {
+  if (!pack || !packQuestions.has(ref)) return;
+  const other = sectorOfRef(ref);
+  if (other && other !== n) {
+    notice("info", t("setup.pack.already", { ref, n: other }), "", { code: "local" });
+    return;
+  }
+  const q = packQuestions.get(ref);
+  let refs = [...(envRefs.get(n) || [])];
+  if (need(n) === 1 || isThreePart(q) || refsComplete(n) || refs.some((r) => isThreePart(packQuestions.get(r)))) refs = [ref];
+  else if (!refs.includes(ref)) refs.push(ref);
+  setRefs(n, refs);
+}
+
+function takeRefs(n, text) {
+  const refs = text.split(/[\s,;]+/).map((x) => x.trim()).filter(Boolean);
+  if (!pack) {
+    notice("info", t("setup.pack.choose_first"), "", { code: "local" });
+    return;
+  }
+  const unknown = refs.find((r) => !packQuestions.has(r));
+  if (unknown) {
+    notice("error", t("setup.pack.no_ref", { ref: unknown }), "", { code: "local" });
+    return;
+  }
+  const clash = refs.find((r) => sectorOfRef(r) && sectorOfRef(r) !== n);
+  if (clash) {
+    notice("info", t("setup.pack.already", { ref: clash, n: sectorOfRef(clash) }), "", { code: "local" });
+    return;
+  }
+  setRefs(n, refs);
+}
+
+async function setRefs(n, refs) {
+  envRefs.set(n, refs);
+  $(`ref-${n}`).value = refs.join(" ");
+  summarize(n);
+  markUsed();
+  if (!refs.length || !refsComplete(n)) return;
+  // the server turns the pack's questions into envelope questions (handouts, blitz parts)
+  const r = await api("POST", `/api/packs/${encodeURIComponent(pack.id)}/fill`, {
+    rules: rules(), sector_count: SECTORS, sectors: [{ number: n, kind: kindOf(n), questions: refs }],
+  });
+  if (!r.ok) {
+    const { title, detail } = refusalText(r.data?.error);
+    notice("error", title, detail, { code: r.data?.error?.code });
+    return;
+  }
+  const sector = r.data.sectors.find((x) => x.number === n);
+  fillEnvelope(n, sector?.questions || [], { open: true });
+  notice("ok", t("setup.pack.filled", { n, refs: refs.join(", ") }), "", { code: "ok", ms: 1800 });
+}
+
+function setField(n, q, name, value) {
+  const el = $(`q-${n}-${q}-${name}`);
+  if (el) el.value = value ?? "";
+}
+
+/** Put the questions into sector n's form; the prize and, for the same viewer, the photo stay. */
+function fillEnvelope(n, questions, { open = false } = {}) {
+  questions.forEach((question, q) => {
+    const before = $(`q-${n}-${q}-author`).value.trim();
+    setField(n, q, "text", question.text);
+    setField(n, q, "answer", question.answer);
+    setField(n, q, "comment", question.comment);
+    setField(n, q, "author", question.author?.name);
+    setField(n, q, "city", question.author?.city);
+    if (before !== (question.author?.name || "")) setField(n, q, "photo", "");
+    const extra = Object.fromEntries(EXTRA_FIELDS.filter((k) => question[k]?.length).map((k) => [k, question[k]]));
+    extras.set(`${n}-${q}`, extra);
+  });
+  const det = document.querySelector(`.envelope[data-sector="${n}"]`);
+  if (det && open) det.open = true;
+  summarize(n);
+  markUsed();
+}
+
+function clearEnvelope(n) {
+  for (let q = 0; q < 3; q++) {
+    for (const [name] of QUESTION_FIELDS) setField(n, q, name, name === "currency" ? "UAH" : "");
+    extras.delete(`${n}-${q}`);
+  }
+  envRefs.delete(n);
+  $(`ref-${n}`).value = "";
+  summarize(n);
+  markUsed();
+}
+
+/** Every empty envelope gets questions drawn by the server; filled ones stay as they are. */
+async function randomFill() {
+  if (!pack) return;
+  const tours = [...document.querySelectorAll(".pack-tour-check")].filter((c) => c.checked).map((c) => Number(c.value));
+  if (!tours.length) {
+    notice("info", t("setup.pack.no_tours"), "", { code: "local" });
+    return;
+  }
+  const sectors = [];
+  const exclude = [];
+  const empty = [];
+  for (let n = 1; n <= SECTORS; n++) {
+    const refs = envRefs.get(n) || [];
+    if (refs.length && refsComplete(n)) sectors.push({ number: n, kind: kindOf(n), questions: refs });
+    else if (envelopeUsed(n)) {
+      sectors.push({ number: n, kind: kindOf(n), questions: [] });
+      exclude.push(...refs);
+    } else {
+      sectors.push({ number: n, kind: kindOf(n) });
+      empty.push(n);
+    }
+  }
+  if (!empty.length) {
+    notice("info", t("setup.pack.all_full"), "", { code: "local" });
+    return;
+  }
+  const body = { rules: rules(), sector_count: SECTORS, random: true, sectors, exclude };
+  if (tours.length < (pack.tours || []).length) body.tours = tours;
+  $("f-pack-random").disabled = true;
+  try {
+    const r = await api("POST", `/api/packs/${encodeURIComponent(pack.id)}/fill`, body);
+    if (!r.ok) {
+      const { title, detail } = refusalText(r.data?.error);
+      notice("error", title, detail, { code: r.data?.error?.code });
+      packStatus(`${title}: ${detail}`, "error");
+      return;
+    }
+    for (const n of empty) {
+      const sector = r.data.sectors.find((x) => x.number === n);
+      const refs = r.data.refs?.[String(n)] || [];
+      envRefs.set(n, refs);
+      $(`ref-${n}`).value = refs.join(" ");
+      fillEnvelope(n, sector?.questions || []);
+    }
+    packStatus(t("setup.pack.drawn", { n: empty.length, seed: r.data.seed }), "ok");
+    notice("ok", t("setup.pack.drawn", { n: empty.length, seed: r.data.seed }), "", { code: "filled" });
+  } finally {
+    $("f-pack-random").disabled = !pack;
+  }
+}
+
+function clearAll() {
+  for (let n = 1; n <= SECTORS; n++) clearEnvelope(n);
+  packStatus("");
 }
 
 // ---- building and checking the spec ----------------------------------------------------------
 
-function question(v, where, errors) {
+function question(v, where, errors, extra = null) {
   const q = {};
+  // what the pack gave beyond the form's fields: accepted/rejected answers, source, media
+  if (extra && v.text) Object.assign(q, extra);
   if (v.text) q.text = v.text;
   if (v.answer) q.answer = v.answer;
   if (v.comment) q.comment = v.comment;
@@ -213,15 +567,19 @@ function question(v, where, errors) {
 
 function buildSpec() {
   const errors = [];
+  const club = rules() === "club";
   const team = $("f-team").value.trim();
   const names = players();
-  if (!team) errors.push(t("setup.err.team"));
-  if (new Set(names).size !== names.length) errors.push(t("setup.err.same_player"));
+  if (!club) {
+    if (!team) errors.push(t("setup.err.team"));
+    if (new Set(names).size !== names.length) errors.push(t("setup.err.same_player"));
+  }
+  const clubPart = club ? clubSpec(errors) : null;
   const blitz = $("f-blitz").value;
   const superblitz = $("f-superblitz").value;
   if (blitz && blitz === superblitz) errors.push(t("setup.err.same_sector"));
   const timers = {};
-  for (const k of TIMERS) {
+  for (const k of club ? CLUB_TIMERS : TIMERS) {
     const s = Number($(`f-t-${k}`).value);
     if (!Number.isFinite(s) || s < 1 || s > 3600) errors.push(t("setup.err.timer", { name: t(`setup.t.${k}`) }));
     else timers[k] = Math.round(s * 1000);
@@ -240,18 +598,20 @@ function buildSpec() {
         if (count > 1 && values.some((v) => v.text) && !values.every((v) => v.text)) {
           errors.push(t("setup.err.three", { n }));
         }
-        sector.questions = values.map((v, q) => question(v, count > 1 ? `${t("sector.n", { n })}, ${t("setup.question_n", { n: q + 1 })}` : t("sector.n", { n }), errors));
+        sector.questions = values.map((v, q) => question(v, count > 1 ? `${t("sector.n", { n })}, ${t("setup.question_n", { n: q + 1 })}` : t("sector.n", { n }), errors, extras.get(`${n}-${q}`)));
       }
     }
     sectors.push(sector);
   }
-  const spec = {
-    rules: "tv",
-    target,
-    experts: { name: team, players: names, ...($("f-captain").value ? { captain: $("f-captain").value } : {}) },
-    sectors,
-    timers,
-  };
+  const spec = club
+    ? { rules: "club", target, ...clubPart, sectors, timers }
+    : {
+      rules: "tv",
+      target,
+      experts: { name: team, players: names, ...($("f-captain").value ? { captain: $("f-captain").value } : {}) },
+      sectors,
+      timers,
+    };
   const title = $("f-title").value.trim();
   if (title) spec.title = title;
   return { spec, errors };
@@ -266,6 +626,7 @@ async function submit(e) {
   const box = $("f-errors");
   box.replaceChildren(...errors.map((m) => h("p", {}, m)));
   if (errors.length) return;
+  renderTeamWarnings();
   creating = true;
   $("f-create").disabled = true;
   try {
@@ -297,9 +658,20 @@ function init() {
   $("f-blitz").addEventListener("change", updateKinds);
   $("f-superblitz").addEventListener("change", updateKinds);
   $("f-add-player").addEventListener("click", () => addPlayer());
-  $("f-paper").addEventListener("change", () => { $("f-envelopes-box").hidden = $("f-paper").checked; });
+  $("f-add-team").addEventListener("click", () => addTeam());
+  for (const radio of document.querySelectorAll('input[name="rules"]')) radio.addEventListener("change", applyRules);
+  $("f-paper").addEventListener("change", () => {
+    $("f-envelopes-box").hidden = $("f-paper").checked;
+    $("f-pack-box").hidden = $("f-paper").checked;
+  });
+  $("f-pack").addEventListener("change", () => choosePack($("f-pack").value));
+  $("f-pack-random").addEventListener("click", randomFill);
+  $("f-clear-envelopes").addEventListener("click", clearAll);
   $("game-form").addEventListener("submit", submit);
+  if (new URLSearchParams(location.search).get("rules") === "club") $("f-rules-club").checked = true;
+  applyRules();
   loadGames();
+  loadPacks();
 }
 
 init();
@@ -322,4 +694,11 @@ onLangChange(() => {
     s.value = v;
   }
   updateKinds();
+  document.querySelectorAll(".team-row").forEach((row, i) => {
+    row.querySelector(".team-name").placeholder = t("setup.team_n", { n: i + 1 });
+    row.querySelector(".team-players").placeholder = t("setup.team_players_hint");
+  });
+  renderTeamWarnings();
+  renderPackBox();
+  loadPacks();
 });
