@@ -1,68 +1,259 @@
-"""Time from an HTTP command to the `state` event at a connected /overlay client.
+"""Command → `state` at every /overlay client, against a bare python-socketio baseline.
 
-    python bench/latency.py [--modes eventlet threading gevent] [--commands 400]
+    python bench/latency.py [--modes eventlet threading gevent] [--clients 1 50 500]
+                            [--commands 300] [--burst 300] [--profile DIR]
 
-Starts a real server per async mode, connects one Socket.IO client over websocket, and sends
-commands (spin, then undo, alternately) with keep-alive HTTP; prints median and p99 in ms.
+For each async mode and each client count it starts, one after the other on this machine:
+
+* **chgk**: `python -m overlay serve --demo` (tests.support.Server), driven over keep-alive HTTP
+  with real commands (spin, start_timer, undo, undo, … on the demo game: every one is recorded in
+  SQLite with synchronous=FULL, then broadcast);
+* **bare**: bench/bare_server.py, the same async mode and WSGI server, re-broadcasting a public
+  state of the same size that it is POSTed.
+
+The clients are python-socketio `AsyncClient`s (aiohttp, websocket transport) in separate
+processes (bench/clients.py, ≤ 250 per process). Per command we stamp the send and each client's
+receipt (CLOCK_MONOTONIC, shared by the processes) and report, over the commands:
+
+* last client: when the LAST client had the new rev — median and p99;
+* median client: when half of the clients had it — median and p99;
+* throughput: a burst of commands sent back to back (each waits only for its HTTP answer),
+  commands per second until every client holds the last rev;
+* server RSS idle (before any client) and with the clients connected.
+
+Latency commands are sent one at a time: the next one 10 ms after every client has the previous.
+`--profile DIR` records the chgk server with py-spy during the largest client count (collapsed
+stacks, `DIR/<mode>-<n>.txt`) and prints where its time goes.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
-import sys
+import subprocess
 import tempfile
-import threading
 import time
+from collections import Counter
 from pathlib import Path
 
-import socketio
+from _common import BareServer, ClientPool, Server, cpu_s, machine, pct, rss_kb, wait_quiet
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.support import Server  # noqa: E402
+REGULAR = [1, 2, 3, 4, 6, 7, 8, 10, 11, 12]  # the demo game's single-question sectors
+CYCLE = ["spin", "start_timer", "undo", "undo"]
 
 
-def measure(mode: str, n: int) -> list[float]:
-    with tempfile.TemporaryDirectory() as tmp:
-        srv = Server(Path(tmp) / "data", mode=mode).start()
-        got: dict[int, float] = {}
-        arrived = threading.Condition()
+class Chgk:
+    """Our server and the command it is driven with."""
 
-        def on_state(state: dict) -> None:
-            with arrived:
-                got[state["rev"]] = time.perf_counter()
-                arrived.notify_all()
+    label = "chgk"
 
-        client = socketio.Client(reconnection=False)
-        client.on("state", on_state, namespace="/overlay")
-        client.connect(srv.url, namespaces=["/overlay"], transports=["websocket"])
-        time.sleep(0.3)
-        samples = []
-        try:
-            for i in range(n):
-                path = "/api/games/g1/commands" if i % 2 == 0 else "/api/games/g1/undo"
-                body = {"type": "spin", "landed": 1 + i % 12} if i % 2 == 0 else {}
-                t0 = time.perf_counter()
-                rev = srv.call("POST", path, body).json()["state"]["rev"]
-                with arrived:
-                    arrived.wait_for(lambda: rev in got, timeout=5)
-                samples.append((got[rev] - t0) * 1000)
-        finally:
-            client.disconnect()
-            srv.stop()
-        return samples
+    def __init__(self, mode: str, tmp: Path) -> None:
+        self.srv = Server(tmp / f"data-{mode}", mode=mode).start()
+        self.mode = mode
+        self.i = 0
+
+    @property
+    def url(self) -> str:
+        return self.srv.url
+
+    @property
+    def pid(self) -> int:
+        return self.srv.proc.pid
+
+    def send(self) -> int:
+        step = CYCLE[self.i % len(CYCLE)]
+        if step == "undo":
+            r = self.srv.call("POST", "/api/games/g1/undo", {})
+        elif step == "spin":
+            r = self.srv.command("g1", type="spin", landed=REGULAR[(self.i // len(CYCLE)) % len(REGULAR)])
+        else:
+            r = self.srv.command("g1", type=step)
+        self.i += 1
+        if r.status_code != 200:
+            raise RuntimeError(f"{step} refused: {r.status_code} {r.text[:300]}")
+        return r.json()["state"]["rev"]
+
+    def public_sample(self) -> dict:
+        """A public state with a round and a running timer: what the baseline re-broadcasts."""
+        while CYCLE[self.i % len(CYCLE)] != "undo":
+            self.send()
+        state = self.srv.call("GET", "/api/games/g1/public").json()
+        while CYCLE[self.i % len(CYCLE)] == "undo":
+            self.send()
+        return state
+
+    def stop(self) -> None:
+        self.srv.stop()
+
+
+class Bare:
+    label = "bare"
+
+    def __init__(self, mode: str, payload: dict) -> None:
+        self.srv = BareServer(mode).start()
+        self.mode = mode
+        self.payload = dict(payload)
+        self.rev = 0
+
+    @property
+    def url(self) -> str:
+        return self.srv.url
+
+    @property
+    def pid(self) -> int:
+        return self.srv.proc.pid
+
+    def send(self) -> int:
+        self.rev += 1
+        self.payload["rev"] = self.rev
+        return self.srv.emit(self.payload)
+
+    def stop(self) -> None:
+        self.srv.stop()
+
+
+def run(target, n: int, commands: int, burst: int, gap: float, profile: Path | None, kind: str) -> dict:
+    idle_kb = rss_kb(target.pid)
+    c0, w0 = cpu_s(target.pid), time.monotonic()
+    time.sleep(2.0)
+    idle_cpu = (cpu_s(target.pid) - c0) / (time.monotonic() - w0)  # the clock task, at rest
+    pool = ClientPool(target.url, n, initial_state=target.label == "chgk", kind=kind)
+    try:
+        pool.wait_ready()
+        for _ in range(20):  # warm-up: code paths, SQLite pages, every client's socket
+            pool.wait_all(target.send())
+        spy = None
+        if profile:
+            out = profile / f"{target.mode}-{target.label}-{n}.txt"
+            spy = subprocess.Popen(["py-spy", "record", "--pid", str(target.pid), "--rate", "250",
+                                    "--format", "raw", "--output", str(out), "--duration", "600", "--nonblocking"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(1.0)
+        sent: dict[int, int] = {}
+        acks: list[float] = []
+        cpu0 = [cpu_s(target.pid)] + [cpu_s(pid) for pid in pool.pids]
+        w0 = time.monotonic()
+        for _ in range(commands):
+            t0 = time.perf_counter_ns()
+            rev = target.send()
+            acks.append((time.perf_counter_ns() - t0) / 1e6)
+            sent[rev] = t0
+            pool.wait_all(rev)
+            time.sleep(gap)
+        cpu1 = [cpu_s(target.pid)] + [cpu_s(pid) for pid in pool.pids]
+        cpu1[0] -= idle_cpu * (time.monotonic() - w0)
+        if spy:
+            spy.send_signal(2)
+            spy.wait(60)
+        t_first = time.perf_counter_ns()
+        last = 0
+        for _ in range(burst):
+            last = target.send()
+        t_last = pool.wait_all(last, timeout=120)
+        throughput = burst / ((t_last - t_first) / 1e9)
+        clients_kb = rss_kb(target.pid)
+        receipts = pool.dump()
+    finally:
+        pool.close()
+    last_ms = [(max(receipts[r]) - t0) / 1e6 for r, t0 in sent.items()]
+    median_ms = [(statistics.median(receipts[r]) - t0) / 1e6 for r, t0 in sent.items()]
+    return {"n": n, "last_median": statistics.median(last_ms), "last_p99": pct(last_ms, 99),
+            "last_max": max(last_ms), "median_median": statistics.median(median_ms),
+            "median_p99": pct(median_ms, 99), "ack_median": statistics.median(acks),
+            "server_cpu_ms": (cpu1[0] - cpu0[0]) * 1000 / commands,
+            "client_cpu_us": sum(b - a for a, b in zip(cpu0[1:], cpu1[1:])) * 1e6 / (commands * n),
+            "idle_cpu_pct": 100 * idle_cpu, "throughput": throughput, "rss_idle_kb": idle_kb, "rss_clients_kb": clients_kb}
+
+
+def profile_report(path: Path, top: int = 25) -> str:
+    """Inclusive share of samples per function in py-spy's collapsed stacks."""
+    if not path.exists():
+        return f"(no profile at {path})"
+    inclusive: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        total += int(count)
+        for frame in set(stack.split(";")):
+            inclusive[frame] += int(count)
+    lines = [f"  {100 * c / total:5.1f}%  {f}" for f, c in inclusive.most_common(top)]
+    return f"{path.name}: {total} samples\n" + "\n".join(lines)
 
 
 def main() -> None:
-    p = argparse.ArgumentParser()
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--modes", nargs="+", default=["eventlet", "threading", "gevent"])
-    p.add_argument("--commands", type=int, default=400)
+    p.add_argument("--clients", nargs="+", type=int, default=[1, 50, 500])
+    p.add_argument("--commands", type=int, default=300, help="latency samples per run")
+    p.add_argument("--burst", type=int, default=300, help="commands in the throughput burst")
+    p.add_argument("--client", choices=("sio", "raw"), default="sio",
+                   help="sio: python-socketio AsyncClient; raw: minimal aiohttp websocket client")
+    p.add_argument("--gap-ms", type=float, default=10)
+    p.add_argument("--servers", nargs="+", default=["chgk", "bare"], choices=["chgk", "bare"])
+    p.add_argument("--profile", type=Path, default=None, help="py-spy the largest client count here")
+    p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    p.add_argument("--quiet-load", type=float, default=1.0, help="wait for a 1-min load under this")
+    p.add_argument("--max-wait", type=float, default=0, help="…for at most this many seconds")
     args = p.parse_args()
-    print(f"HTTP command → `state` at one /overlay client, {args.commands} commands")
-    print(f"{'mode':<10} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}")
-    for mode in args.modes:
-        s = sorted(measure(mode, args.commands))
-        p99 = s[min(len(s) - 1, int(len(s) * 0.99))]
-        print(f"{mode:<10} {statistics.median(s):>10.2f} {p99:>8.2f} {s[-1]:>8.2f}")
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    if args.max_wait:
+        wait_quiet(args.quiet_load, args.max_wait)
+    print(f"machine: {machine()}")
+    print(f"clients: {args.client}; latency: {args.commands} commands one at a time;"
+          f" throughput: a burst of {args.burst}\n")
+    head = (f"{'mode':<9} {'server':<5} {'clients':>7} │ {'last med':>8} {'last p99':>8} {'last max':>8} │"
+            f" {'med med':>7} {'med p99':>7} │ {'ack med':>7} │ {'srv CPU':>7} {'cli CPU':>7} │ {'cmd/s':>7} │ {'RSS idle':>8} {'RSS n':>8}")
+    print(head + "\n" + "─" * len(head), flush=True)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="chgk-bench-") as tmp:
+        for mode in args.modes:
+            payload = None
+            for n in args.clients:
+                for kind in args.servers:
+                    if kind == "chgk":
+                        target = Chgk(mode, Path(tmp))
+                        if payload is None:
+                            payload = target.public_sample()
+                    else:
+                        if payload is None:  # bare alone: borrow a state from a short-lived chgk
+                            probe = Chgk(mode, Path(tmp))
+                            payload = probe.public_sample()
+                            probe.stop()
+                        target = Bare(mode, payload)
+                    prof = args.profile if args.profile and n == max(args.clients) else None
+                    try:
+                        r = run(target, n, args.commands, args.burst, args.gap_ms / 1000, prof, args.client)
+                    finally:
+                        target.stop()
+                    r.update(mode=mode, server=kind, load=Path("/proc/loadavg").read_text().split()[0])
+                    results.append(r)
+                    print(f"{mode:<9} {kind:<5} {n:>7} │ {r['last_median']:>8.2f} {r['last_p99']:>8.2f}"
+                          f" {r['last_max']:>8.2f} │ {r['median_median']:>7.2f} {r['median_p99']:>7.2f} │"
+                          f" {r['ack_median']:>7.2f} │ {r['server_cpu_ms']:>7.2f} {r['client_cpu_us']:>7.0f} │"
+                          f" {r['throughput']:>7.0f} │"
+                          f" {r['rss_idle_kb'] / 1024:>6.1f}MB {r['rss_clients_kb'] / 1024:>6.1f}MB", flush=True)
+    print("\ntimes in ms; last = the last client has the new rev, med = the median client has it;"
+          " ack = HTTP answer to the driver;\nsrv CPU = server CPU ms per command, cli CPU = client-process"
+          " CPU µs per message received (latency phase)")
+    by = {(r["mode"], r["server"], r["n"]): r for r in results}
+    ratios = []
+    for (mode, kind, n), r in by.items():
+        bare = by.get((mode, "bare", n))
+        if kind == "chgk" and bare:
+            ratios.append(f"{mode:<9} {n:>4} clients: last-client p99 ×{r['last_p99'] / bare['last_p99']:.2f},"
+                          f" median ×{r['last_median'] / bare['last_median']:.2f},"
+                          f" throughput ×{bare['throughput'] / r['throughput']:.2f} (bare/chgk)")
+    if ratios:
+        print("\noverhead (chgk / bare):\n" + "\n".join(ratios))
+    print(f"\nload average at the end: {machine().rsplit('load average ', 1)[1]}")
+    if args.profile:
+        for f in sorted(args.profile.glob("*.txt")):
+            print("\n" + profile_report(f))
+    if args.json:
+        args.json.write_text(json.dumps({"machine": machine(), "results": results}, indent=1))
 
 
 if __name__ == "__main__":

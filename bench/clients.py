@@ -1,0 +1,165 @@
+"""A pool of asyncio Socket.IO clients on `/overlay`, run as a child process by the benches.
+
+    python bench/clients.py --url http://127.0.0.1:5000 --n 250 [--kind sio|raw] [--deadline 300]
+
+`--kind sio` (default): python-socketio `AsyncClient`s (aiohttp), each a full Socket.IO client.
+`--kind raw`: bare aiohttp websockets speaking just enough Engine.IO v4 / Socket.IO v5 (open,
+namespace connect, pong, EVENT) and reading `rev` with a regular expression instead of decoding
+the JSON: about a tenth of the CPU per message, to check that the client side is not what we
+measure. Both stamp the receipt before doing anything else with a message.
+
+Talks to its parent over lines on stdout/stdin:
+
+    out  ready <n>              every client is connected (and has its first `state`, if any)
+    out  all <rev> <ns>         every client has seen `rev` (or a later one); ns = when the last did
+    in   dump                   → out  dump <json>: {rev: [receipt ns of each client]}, then exit
+    in   (end of input)         disconnect and exit
+
+Receipt times are `time.perf_counter_ns()` (CLOCK_MONOTONIC on Linux: comparable across the
+processes of one machine). The process exits by itself after --deadline seconds whatever happens.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import sys
+import time
+from collections import defaultdict
+
+import aiohttp
+import socketio
+
+REV = re.compile(r'"rev":\s*(\d+)')
+
+
+class Pool:
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.receipts: dict[int, list[int]] = defaultdict(list)  # rev → receipt ns, one per client
+        self.newest: list[int] = [-1] * n  # newest rev each client holds
+        self.reported = -1
+
+    def handler(self, i: int):
+        async def on_state(state: object) -> None:
+            t = time.perf_counter_ns()  # first thing: the stamp should not include our own work
+            rev = state.get("rev") if isinstance(state, dict) else None
+            if isinstance(rev, int):
+                self.got(i, rev, t)
+        return on_state
+
+    def got(self, i: int, rev: int, t: int) -> None:
+        if rev <= self.newest[i]:
+            return
+        self.newest[i] = rev
+        self.receipts[rev].append(t)
+        if len(self.receipts[rev]) == self.n and rev > self.reported:
+            self.reported = rev
+            emit_line(f"all {rev} {t}")
+
+
+def emit_line(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+async def connect_all(url: str, pool: Pool, batch: int) -> list[socketio.AsyncClient]:
+    clients: list[socketio.AsyncClient] = []
+    for start in range(0, pool.n, batch):
+        group = []
+        for i in range(start, min(pool.n, start + batch)):
+            c = socketio.AsyncClient(reconnection=False)
+            c.on("state", pool.handler(i), namespace="/overlay")
+            group.append(c)
+        await asyncio.gather(*(c.connect(url, namespaces=["/overlay"], transports=["websocket"],
+                                         wait_timeout=20) for c in group))
+        clients += group
+    return clients
+
+
+class RawClient:
+    """One websocket, Engine.IO v4 + Socket.IO v5 on `/overlay`, nothing else."""
+
+    def __init__(self, pool: Pool, i: int, http: aiohttp.ClientSession) -> None:
+        self.pool, self.i, self.http = pool, i, http
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.task: asyncio.Task | None = None
+
+    async def connect(self, url: str) -> None:
+        ws_url = url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket"
+        self.ws = await self.http.ws_connect(ws_url, autoping=False, max_msg_size=0)
+        opened = await self.ws.receive_str()
+        if not opened.startswith("0"):
+            raise RuntimeError(f"unexpected open packet {opened[:80]!r}")
+        await self.ws.send_str("40/overlay,")
+        # python-socketio sends what the connect handler emits before the acknowledgement, so
+        # the reader starts now and takes every packet as it comes.
+        self.task = asyncio.ensure_future(self.run())
+
+    async def run(self) -> None:
+        ws, pool, i = self.ws, self.pool, self.i
+        async for msg in ws:
+            t = time.perf_counter_ns()
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
+            data = msg.data
+            if data == "2":
+                await ws.send_str("3")
+            elif data.startswith('42/overlay,["state"'):
+                m = REV.search(data)
+                if m:
+                    pool.got(i, int(m.group(1)), t)
+
+    async def disconnect(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.task is not None:
+            await asyncio.gather(self.task, return_exceptions=True)
+
+
+async def connect_raw(url: str, pool: Pool, batch: int) -> list[RawClient]:
+    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    clients = [RawClient(pool, i, http) for i in range(pool.n)]
+    for start in range(0, pool.n, batch):
+        await asyncio.gather(*(c.connect(url) for c in clients[start:start + batch]))
+    return clients
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    pool = Pool(args.n)
+    connect = connect_raw if args.kind == "raw" else connect_all
+    clients = await connect(args.url, pool, args.batch)
+    if args.initial_state:  # our server sends `state` on connect: wait until every client has it
+        while min(pool.newest) < 0:
+            await asyncio.sleep(0.02)
+    emit_line(f"ready {len(clients)}")
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while True:
+        line = (await reader.readline()).decode().strip()
+        if line == "dump":
+            emit_line("dump " + json.dumps({str(k): v for k, v in pool.receipts.items()}))
+        if line in ("dump", ""):
+            break
+    await asyncio.gather(*(c.disconnect() for c in clients), return_exceptions=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--url", required=True)
+    p.add_argument("--n", type=int, required=True)
+    p.add_argument("--kind", choices=("sio", "raw"), default="sio")
+    p.add_argument("--batch", type=int, default=50, help="clients connecting at once")
+    p.add_argument("--initial-state", action="store_true", help="wait for a `state` on connect")
+    p.add_argument("--deadline", type=float, default=600, help="exit after this many seconds")
+    args = p.parse_args()
+    loop = asyncio.new_event_loop()
+    loop.call_later(args.deadline, lambda: os._exit(3))  # bounded whatever the parent does
+    loop.run_until_complete(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
