@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .auth import operator_required
@@ -19,25 +19,28 @@ def error(status: int, code: str, message: str) -> Any:
     return jsonify(error={"code": code, "message": message}), status
 
 
-@bp.errorhandler(InputError)
-def _input_error(exc: InputError) -> Any:
-    return error(exc.status, exc.code, exc.message)
+def register_errors(app: Flask) -> None:
+    """One place turns refusals into the API's error shape, for every blueprint under /api."""
 
+    @app.errorhandler(InputError)
+    def _input_error(exc: InputError) -> Any:
+        return error(exc.status, exc.code, exc.message)
 
-@bp.errorhandler(StorageError)
-def _storage_error(exc: StorageError) -> Any:
-    return error(exc.status, exc.code, exc.message)
+    @app.errorhandler(StorageError)
+    def _storage_error(exc: StorageError) -> Any:
+        return error(exc.status, exc.code, exc.message)
 
-
-@bp.errorhandler(HTTPException)
-def _http_error(exc: HTTPException) -> Any:
-    messages = {
-        404: "No such endpoint. The API is described in the project's README.",
-        405: "This endpoint does not take that method.",
-        413: "The request body is too large.",
-    }
-    code = (exc.name or "error").lower().replace(" ", "_")
-    return error(exc.code or 500, code, messages.get(exc.code or 0, exc.description or code))
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException) -> Any:
+        if not request.path.startswith("/api/"):
+            return exc  # pages keep Flask's own error pages
+        messages = {
+            404: "No such endpoint. The API is described in docs/API.md.",
+            405: "This endpoint does not take that method.",
+            413: "The request body is too large.",
+        }
+        code = (exc.name or "error").lower().replace(" ", "_")
+        return error(exc.code or 500, code, messages.get(exc.code or 0, exc.description or code))
 
 
 def body() -> Any:

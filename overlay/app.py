@@ -43,6 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from . import api, hub, pages
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    api.register_errors(app)
     app.register_blueprint(control_bp)
     hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"])
     sessions.subscribe(lambda change: hub.broadcast(svc, change))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request, session
+from flask import request, session
 from flask_socketio import SocketIO, emit, join_room, leave_room
 
 from .auth import check_token, logged_in

@@ -33,11 +33,6 @@ def control() -> ObsControl:
     return current_app.extensions["chgk_obs"]
 
 
-@bp.errorhandler(InputError)
-def _input_error(exc: InputError) -> Any:
-    return error(exc.status, exc.code, exc.message)
-
-
 @bp.get("")
 @operator_required
 def status() -> Any:

@@ -19,11 +19,6 @@ bp = Blueprint("osc", __name__, url_prefix="/api/osc")
 MAX_CONFIG_BYTES = 256_000
 
 
-@bp.errorhandler(InputError)
-def _input_error(exc: InputError) -> Any:
-    return jsonify(error={"code": exc.code, "message": exc.message}), exc.status
-
-
 def bridge() -> OscBridge:
     osc = services().osc
     if osc is None:

@@ -10,8 +10,6 @@ from werkzeug.exceptions import HTTPException
 from ..api import body, error
 from ..app import now_ms
 from ..auth import operator_required
-from ..rules.errors import InputError
-from ..store import StorageError
 from . import MAX_PACK_BYTES, PackError, parse_pack
 from .fill import fill_sectors
 from .model import Pack
@@ -32,16 +30,6 @@ def packs() -> PackStore:
 def pack_limit() -> int:
     """The parser's own limit, lowered (never raised) by the MAX_PACK_BYTES setting."""
     return min(int(current_app.config.get("MAX_PACK_BYTES") or MAX_PACK_BYTES), MAX_PACK_BYTES)
-
-
-@bp.errorhandler(InputError)
-def _input_error(exc: InputError) -> Any:
-    return error(exc.status, exc.code, exc.message)
-
-
-@bp.errorhandler(StorageError)
-def _storage_error(exc: StorageError) -> Any:
-    return error(exc.status, exc.code, exc.message)
 
 
 @bp.errorhandler(PackError)

@@ -5,12 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
-from werkzeug.exceptions import HTTPException
 
-from ..api import body, error
+from ..api import body
 from ..auth import operator_required
 from ..rules import InputError
-from ..store import StorageError
 from . import EXTENSION, League, public
 from .exports import fees_csv, rating_csv
 from .texts import LANGS
@@ -20,22 +18,6 @@ bp = Blueprint("season_api", __name__, url_prefix="/api")
 
 def league() -> League:
     return current_app.extensions[EXTENSION]
-
-
-@bp.errorhandler(InputError)
-def _input_error(exc: InputError) -> Any:
-    return error(exc.status, exc.code, exc.message)
-
-
-@bp.errorhandler(StorageError)
-def _storage_error(exc: StorageError) -> Any:
-    return error(exc.status, exc.code, exc.message)
-
-
-@bp.errorhandler(HTTPException)
-def _http_error(exc: HTTPException) -> Any:
-    code = (exc.name or "error").lower().replace(" ", "_")
-    return error(exc.code or 500, code, exc.description or code)
 
 
 def _int(value: str) -> int | str:

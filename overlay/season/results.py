@@ -58,7 +58,7 @@ class Results:
             stage = game.meta.get("stage")
             if stage != Stage.QUALIFYING:
                 why = ("a club game at the Final stage: the rating counts qualifying games only" if stage == Stage.FINAL
-                       else f'no stage: create it with "stage": "qualifying"' if stage is None
+                       else 'no stage: create it with "stage": "qualifying"' if stage is None
                        else f"unknown stage {stage!r} (qualifying or final)")
                 ignored.append({"game": game.id, "reason": why})
                 continue
