@@ -94,10 +94,10 @@ function renderList() {
                   h("td", {}, String(p.questions)),
                   h("td", {}, `${p.format} · ${p.encoding}`),
                   h("td", {}, fmtTime(p.imported_at), h("br"), h("small", { class: "muted" }, new Date(p.imported_at).toLocaleDateString())),
-                  h("td", { class: "row" },
+                  h("td", {}, h("div", { class: "pack-actions-cell" },
                     h("button", { type: "button", class: "btn btn-small open-pack", onclick: () => show(p.id) }, t("packs.open")),
                     h("a", { class: "btn btn-small", href: `${cfg.urls?.setup || "/control/setup"}?pack=${encodeURIComponent(p.id)}` }, t("packs.use_short")),
-                    h("button", { type: "button", class: "btn btn-small btn-danger", onclick: () => askDelete(p) }, t("packs.delete")))));
+                    h("button", { type: "button", class: "btn btn-small btn-danger", onclick: () => askDelete(p) }, t("packs.delete"))))));
   }
 }
 

@@ -90,7 +90,7 @@ def table_of(team: str) -> int:
 
 
 def test_a_club_round_by_clicks_and_keyboard(panel_server: "ServerProcess", screen: ClubScreen) -> None:
-    game = panel_server.create(club_spec())
+    game = panel_server.create(club_spec(day="2026-03-01-sun"))
     screen.open().wait_rev(0, game)
     page = screen.page
 
@@ -202,7 +202,7 @@ def test_a_club_round_by_clicks_and_keyboard(panel_server: "ServerProcess", scre
 
 
 def test_best_player_after_the_experts_win(panel_server: "ServerProcess", screen: ClubScreen) -> None:
-    game = panel_server.create(club_spec(target=2))
+    game = panel_server.create(club_spec(target=2, day="2026-03-15-sun"))   # a fresh day: nobody has lost
     screen.open().wait_rev(0, game)
     page = screen.page
     screen.type_table(3, "s")                           # Гамма sits: any team may take the first seat
