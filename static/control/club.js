@@ -376,6 +376,46 @@ function pickBest(player) {
   send("best_player", { type: "best_player", player }, t("club.best.act", { player }));
 }
 
+// ---- the superblitz (if the club plays one): the captain names the player ----------------------
+
+let sbKey = "";
+
+function superblitzMode(state) {
+  const r = state?.round;
+  return !!r && state.status === "playing" && r.kind === "superblitz" && r.phase === "reading" && r.question === 0 && !state.timer;
+}
+
+function renderSuperblitz(state) {
+  const box = $("sb-picker");
+  if (!superblitzMode(state)) {
+    box.hidden = true;
+    box.replaceChildren();
+    sbKey = "";
+    return;
+  }
+  box.hidden = false;
+  const players = teamById(state, state.round.central_team || state.central?.team)?.players || [];
+  const key = `${players.join("|")}|${t("lang.code")}`;
+  if (key !== sbKey) {
+    sbKey = key;
+    const row = h("div", { class: "picker-players" });
+    players.forEach((p) => {
+      const btn = h("button", { type: "button", class: "btn player", "data-player": p, "data-action": "choose_player" },
+                    h("span", { class: "label" }, p));
+      btn.addEventListener("click", () => send("choose_player", { type: "choose_player", player: p }, t("act.choose_player", { player: p })));
+      row.append(btn);
+    });
+    box.replaceChildren(h("p", { class: "picker-title" }, t("pick.superblitz")), row);
+  }
+  const ok = move(state, "choose_player");
+  box.querySelectorAll(".player").forEach((btn) => {
+    const mine = state.round.player === btn.dataset.player;
+    btn.classList.toggle("chosen", mine);
+    btn.setAttribute("aria-pressed", mine ? "true" : "false");
+    btn.disabled = !conn.connected || !ok.ok;
+  });
+}
+
 // ---- the club tables: a draft of marks, sent whole by «Записать» -----------------------------
 
 let draft = new Set();
@@ -740,6 +780,7 @@ function render(state, prev) {
   renderQuestion(gameState);
   for (const a of ROUND_ACTIONS) setButton(a.id, val(a.label, gameState), val(a.key, gameState), move(gameState, val(a.type, gameState)));
   renderCentral(gameState);
+  renderSuperblitz(gameState);
   renderTables(gameState);
   renderUndo(gameState);
   renderTimer();
@@ -767,6 +808,7 @@ conn.on("status", () => {
 onLangChange(() => {
   centralKey = "";
   bestKey = "";
+  sbKey = "";
   hotkeyHelp();
   renderEntry();
   if (conn.state !== undefined) render(conn.state, conn.state);

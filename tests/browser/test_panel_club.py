@@ -202,18 +202,34 @@ def test_a_club_round_by_clicks_and_keyboard(panel_server: "ServerProcess", scre
 
 
 def test_best_player_after_the_experts_win(panel_server: "ServerProcess", screen: ClubScreen) -> None:
-    game = panel_server.create(club_spec(target=2, day="2026-03-15-sun"))   # a fresh day: nobody has lost
+    spec = {**club_spec(target=2, day="2026-03-15-sun"),   # a fresh day: nobody has lost a round
+            "sectors": [{"number": 9, "kind": "superblitz"}]}
+    game = panel_server.create(spec)
     screen.open().wait_rev(0, game)
     page = screen.page
     screen.type_table(3, "s")                           # Гамма sits: any team may take the first seat
     screen.wait_rev(1)
-    for rev in (2, 5):
-        page.keyboard.press("w")
-        screen.wait_rev(rev)
+    page.locator('.sector-chip[data-sector="1"]').click()
+    screen.wait_rev(2)
+    page.keyboard.press("Space")
+    screen.wait_rev(3)
+    screen.button("correct").click()
+    screen.wait_rev(4)
+
+    # the superblitz: the captain names the player before the first question
+    page.locator('.sector-chip[data-sector="9"]').click()
+    screen.wait_rev(5)
+    expect(screen.button("start_timer")).to_be_disabled()
+    expect(screen.button("start_timer").locator(".why")).to_have_text("Игрок суперблица не назван")
+    expect(page.locator("#sb-picker .player .label")).to_have_text(["Г1", "Г2", "Г3", "Г4", "Г5", "Г6"])
+    page.locator('#sb-picker .player[data-player="Г2"]').click()
+    screen.wait_rev(6)
+    assert panel_server.game(game)["round"]["player"] == "Г2"
+    for rev in (7, 9, 11):                              # three questions, each its own 20 s
         page.keyboard.press("Space")
+        screen.wait_rev(rev)
+        page.keyboard.press("Equal")
         screen.wait_rev(rev + 1)
-        screen.button("correct").click()
-        screen.wait_rev(rev + 2)
     state = panel_server.game(game)
     assert state["status"] == "finished" and state["winner"] == "experts"
     expect(page.locator("#finished")).to_contain_text("Победили Знатоки, 2:0")
@@ -223,14 +239,14 @@ def test_best_player_after_the_experts_win(panel_server: "ServerProcess", screen
     expect(picker).to_be_visible()
     expect(picker.locator(".player .label")).to_have_text(["Г1", "Г2", "Г3", "Г4", "Г5", "Г6"])
     picker.locator('.player[data-player="Г4"]').click()
-    screen.wait_rev(8)
+    screen.wait_rev(13)
     assert panel_server.game(game)["best_player"] == "Г4"
     expect(picker.locator('.player[data-player="Г4"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#best-now")).to_have_text("Лучший игрок: Г4")
     # the club tables may still write their answer to the last question after the end
     screen.type_table(1, "Enter")
     page.keyboard.press("Enter")
-    screen.wait_rev(9)
+    screen.wait_rev(14)
     assert panel_server.game(game)["round"]["club_correct"] == ["t1"]
 
 
