@@ -25,6 +25,8 @@ def candidates(game: Game) -> list[str]:
     if none did, every eligible team; never the team that has just left it."""
     if game.central_team is not None:
         return []
+    if game.left_team is not None and game.round is not None and game.round.club_correct is None:
+        return []  # not known until the club tables' answers to this question are in
     pool = [t.id for t in eligible(game) if t.id != game.left_team]
     answered = game.round.club_correct if game.round else None
     good = [t for t in pool if answered and t in answered]

@@ -200,6 +200,7 @@ export class ControlConnection {
   // ---- incoming ----------------------------------------------------------------------------
 
   acceptState(state) {
+    if (state === undefined) state = null; // Socket.IO sends a null payload as no argument at all
     if (state !== null && (typeof state !== "object" || !Number.isFinite(state.rev))) return;
     const prev = this.state;
     const sameGame = prev && state && prev.id === state.id;

@@ -100,6 +100,7 @@ def test_seat_needs_the_club_answers_after_a_lost_round():
     p.do("spin", landed=1)
     p.do("start_timer")
     p.do("judge", correct=False)
+    assert club.candidates(p.game) == []  # unknown until the club tables' answers are in
     assert p.refused("seat_team") == "club_answers_missing"
 
 
