@@ -122,7 +122,7 @@ def serve(args: argparse.Namespace) -> int:
     if mode == "eventlet":
         import warnings
         with warnings.catch_warnings():  # the product's stack names eventlet; its notice is in the README
-            warnings.simplefilter("ignore", DeprecationWarning)
+            warnings.simplefilter("ignore")  # EventletDeprecationWarning derives from Warning itself
             import eventlet
         eventlet.monkey_patch()
     elif mode == "gevent":
