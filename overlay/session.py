@@ -5,6 +5,7 @@ before any listener hears of it; a refused command leaves state, log and screens
 """
 from __future__ import annotations
 
+import logging
 import random
 import threading
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from .store import Store
 from .views import operator_view, public_view
 
 TEN_SECONDS = 10_000
+log = logging.getLogger("chgk_overlay.session")
 
 
 class UnknownGame(InputError):
@@ -107,8 +109,13 @@ class Sessions:
         self.listeners.append(listener)
 
     def _notify(self, change: Change) -> None:
+        """The change is already committed: a listener that fails (a dead socket, a bad cue) is
+        logged and must not undo the answer to the caller or starve the other listeners."""
         for listener in list(self.listeners):
-            listener(change)
+            try:
+                listener(change)
+            except Exception:
+                log.exception("listener failed on a %s change of %s", change.kind, change.game_id)
 
     def create(self, body: Any, source: str = "api") -> Live:
         spec = parse_spec(body)

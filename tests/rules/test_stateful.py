@@ -153,3 +153,19 @@ class GameMachine(RuleBasedStateMachine):
 
 GameMachine.TestCase.settings = settings(max_examples=80, stateful_step_count=80, deadline=None)
 TestGame = GameMachine.TestCase
+
+
+def test_a_failing_listener_neither_loses_the_change_nor_starves_the_others():
+    store = Store(":memory:")
+    sessions = Sessions(store, clock=lambda: 1_000, rng=random.Random(1))
+    heard = []
+
+    def broken(change):
+        raise RuntimeError("a dead screen")
+
+    sessions.subscribe(broken)
+    sessions.subscribe(heard.append)
+    live = sessions.create({"rules": "tv"})
+    sessions.execute(live.id, {"type": "spin", "landed": 2})
+    assert live.rev == 1 and [c.kind for c in heard] == ["create", "command"]
+    assert store.log(live.id)[0]["event"]["type"] == "spun"
