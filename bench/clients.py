@@ -2,11 +2,15 @@
 
     python bench/clients.py --url http://127.0.0.1:5000 --n 250 [--kind sio|raw] [--deadline 300]
 
-`--kind sio` (default): python-socketio `AsyncClient`s (aiohttp), each a full Socket.IO client.
+`--kind sio` (default): python-socketio `AsyncClient`s (aiohttp), each a full Socket.IO client;
+the receipt is stamped first thing in the `state` handler.
 `--kind raw`: bare aiohttp websockets speaking just enough Engine.IO v4 / Socket.IO v5 (open,
 namespace connect, pong, EVENT) and reading `rev` with a regular expression instead of decoding
-the JSON: about a tenth of the CPU per message, to check that the client side is not what we
-measure. Both stamp the receipt before doing anything else with a message.
+the JSON: a quarter of the CPU per message; stamped when aiohttp hands over the message.
+`--kind ts`: plain sockets with SO_TIMESTAMPNS, same minimal protocol: the receipt is the time
+the kernel received the message's last TCP segment, i.e. when the server wrote it, however late
+this process gets to read it. What it measures is the server alone; a read that finds several
+messages stamps them all with the last one's arrival (late, never early).
 
 Talks to its parent over lines on stdout/stdin:
 
@@ -22,9 +26,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import os
 import re
+import socket
+import struct
 import sys
 import time
 from collections import defaultdict
@@ -40,6 +47,7 @@ class Pool:
         self.n = n
         self.receipts: dict[int, list[int]] = defaultdict(list)  # rev → receipt ns, one per client
         self.newest: list[int] = [-1] * n  # newest rev each client holds
+        self.joined: list[bool] = [False] * n  # the server has acknowledged the /overlay connect
         self.reported = -1
 
     def handler(self, i: int):
@@ -107,6 +115,8 @@ class RawClient:
             data = msg.data
             if data == "2":
                 await ws.send_str("3")
+            elif data.startswith("40/overlay,"):
+                pool.joined[i] = True
             elif data.startswith('42/overlay,["state"'):
                 m = REV.search(data)
                 if m:
@@ -127,10 +137,110 @@ async def connect_raw(url: str, pool: Pool, batch: int) -> list[RawClient]:
     return clients
 
 
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; Python names it on few builds
+
+
+class TsClient:
+    """One websocket over a plain socket whose receipts are the kernel's arrival timestamps."""
+
+    def __init__(self, pool: Pool, i: int) -> None:
+        self.pool, self.i = pool, i
+        self.buf = b""
+        self.sock: socket.socket | None = None
+        # kernel stamps are CLOCK_REALTIME; receipts are compared with perf_counter_ns()
+        self.shift = time.perf_counter_ns() - time.time_ns()
+
+    def connect(self, url: str) -> None:
+        host, port = url.split("//", 1)[1].split(":")
+        sock = socket.create_connection((host, int(port)), timeout=20)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                      f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                      f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            if not chunk:
+                raise RuntimeError("closed during the websocket handshake")
+            head += chunk
+        head, self.buf = head.split(b"\r\n\r\n", 1)
+        if b" 101 " not in head.split(b"\r\n", 1)[0]:
+            raise RuntimeError(f"no websocket: {head[:80]!r}")
+        sock.setblocking(False)
+        self.sock = sock
+        self.send("40/overlay,")
+
+    def send(self, text: str) -> None:
+        data = text.encode()  # a client frame must be masked: a zero mask leaves the bytes as they are
+        self.sock.sendall(bytes([0x81, 0x80 | len(data)]) + b"\0\0\0\0" + data if len(data) < 126 else
+                          bytes([0x81, 0xFE]) + struct.pack("!H", len(data)) + b"\0\0\0\0" + data)
+
+    def readable(self) -> None:
+        try:
+            data, anc, _, _ = self.sock.recvmsg(1 << 18, socket.CMSG_SPACE(16))
+        except BlockingIOError:
+            return
+        t = time.perf_counter_ns()
+        for level, kind, raw in anc:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                sec, nsec = struct.unpack("qq", raw[:16])
+                t = sec * 1_000_000_000 + nsec + self.shift
+        if not data:
+            asyncio.get_running_loop().remove_reader(self.sock.fileno())
+            return
+        self.buf += data
+        while len(self.buf) >= 2:
+            n, at = self.buf[1] & 0x7F, 2
+            if n == 126:
+                if len(self.buf) < 4:
+                    return
+                n, at = struct.unpack("!H", self.buf[2:4])[0], 4
+            elif n == 127:
+                if len(self.buf) < 10:
+                    return
+                n, at = struct.unpack("!Q", self.buf[2:10])[0], 10
+            if len(self.buf) < at + n:
+                return
+            opcode, payload, self.buf = self.buf[0] & 0x0F, self.buf[at:at + n], self.buf[at + n:]
+            if opcode != 1:
+                continue
+            if payload == b"2":
+                self.send("3")
+            elif payload.startswith(b"40/overlay,"):
+                self.pool.joined[self.i] = True
+            elif payload.startswith(b'42/overlay,["state"'):
+                m = REV.search(payload.decode())
+                if m:
+                    self.pool.got(self.i, int(m.group(1)), t)
+
+    async def disconnect(self) -> None:
+        if self.sock is not None:
+            try:
+                asyncio.get_running_loop().remove_reader(self.sock.fileno())
+            except (ValueError, OSError):
+                pass
+            self.sock.close()
+
+
+async def connect_ts(url: str, pool: Pool, batch: int) -> list[TsClient]:
+    loop = asyncio.get_running_loop()
+    clients = [TsClient(pool, i) for i in range(pool.n)]
+    for c in clients:
+        await loop.run_in_executor(None, c.connect, url)
+        loop.add_reader(c.sock.fileno(), c.readable)
+    return clients
+
+
 async def main_async(args: argparse.Namespace) -> None:
     pool = Pool(args.n)
-    connect = connect_raw if args.kind == "raw" else connect_all
+    connect = {"raw": connect_raw, "ts": connect_ts}.get(args.kind, connect_all)
     clients = await connect(args.url, pool, args.batch)
+    if args.kind == "sio":
+        pool.joined = [True] * pool.n  # AsyncClient.connect returns once the namespace is joined
+    while not all(pool.joined):  # events sent before the server's acknowledgement would be missed
+        await asyncio.sleep(0.02)
     if args.initial_state:  # our server sends `state` on connect: wait until every client has it
         while min(pool.newest) < 0:
             await asyncio.sleep(0.02)
@@ -151,7 +261,7 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--url", required=True)
     p.add_argument("--n", type=int, required=True)
-    p.add_argument("--kind", choices=("sio", "raw"), default="sio")
+    p.add_argument("--kind", choices=("sio", "raw", "ts"), default="sio")
     p.add_argument("--batch", type=int, default=50, help="clients connecting at once")
     p.add_argument("--initial-state", action="store_true", help="wait for a `state` on connect")
     p.add_argument("--deadline", type=float, default=600, help="exit after this many seconds")

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import tempfile
@@ -36,7 +37,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from _common import BareServer, ClientPool, Server, cpu_s, machine, pct, rss_kb, wait_quiet
+from _common import BareServer, ClientPool, Server, busy_s, cpu_s, machine, pct, rss_kb, wait_quiet
 
 REGULAR = [1, 2, 3, 4, 6, 7, 8, 10, 11, 12]  # the demo game's single-question sectors
 CYCLE = ["spin", "start_timer", "undo", "undo"]
@@ -131,8 +132,9 @@ def run(target, n: int, commands: int, burst: int, gap: float, profile: Path | N
             time.sleep(1.0)
         sent: dict[int, int] = {}
         acks: list[float] = []
-        cpu0 = [cpu_s(target.pid)] + [cpu_s(pid) for pid in pool.pids]
-        w0 = time.monotonic()
+        ours = [target.pid, *pool.pids, os.getpid()]
+        cpu0 = [cpu_s(pid) for pid in ours]
+        busy0, w0 = busy_s(), time.monotonic()
         for _ in range(commands):
             t0 = time.perf_counter_ns()
             rev = target.send()
@@ -140,8 +142,11 @@ def run(target, n: int, commands: int, burst: int, gap: float, profile: Path | N
             sent[rev] = t0
             pool.wait_all(rev)
             time.sleep(gap)
-        cpu1 = [cpu_s(target.pid)] + [cpu_s(pid) for pid in pool.pids]
-        cpu1[0] -= idle_cpu * (time.monotonic() - w0)
+        cpu1 = [cpu_s(pid) for pid in ours]
+        wall = time.monotonic() - w0
+        # the machine's busy time less our own processes': what the others took meanwhile
+        others = max(0.0, (busy_s() - busy0) - sum(b - a for a, b in zip(cpu0, cpu1))) / wall
+        cpu1[0] -= idle_cpu * wall
         if spy:
             spy.send_signal(2)
             spy.wait(60)
@@ -149,20 +154,25 @@ def run(target, n: int, commands: int, burst: int, gap: float, profile: Path | N
         last = 0
         for _ in range(burst):
             last = target.send()
-        t_last = pool.wait_all(last, timeout=120)
-        throughput = burst / ((t_last - t_first) / 1e9)
+        try:
+            t_last = pool.wait_all(last, timeout=120)
+            throughput = burst / ((t_last - t_first) / 1e9)
+        except TimeoutError:
+            throughput = float("nan")  # some client never got the last rev: dropped by the server
         clients_kb = rss_kb(target.pid)
         receipts = pool.dump()
     finally:
         pool.close()
+    missing = n - len(receipts.get(last, []))
     last_ms = [(max(receipts[r]) - t0) / 1e6 for r, t0 in sent.items()]
     median_ms = [(statistics.median(receipts[r]) - t0) / 1e6 for r, t0 in sent.items()]
     return {"n": n, "last_median": statistics.median(last_ms), "last_p99": pct(last_ms, 99),
             "last_max": max(last_ms), "median_median": statistics.median(median_ms),
             "median_p99": pct(median_ms, 99), "ack_median": statistics.median(acks),
             "server_cpu_ms": (cpu1[0] - cpu0[0]) * 1000 / commands,
-            "client_cpu_us": sum(b - a for a, b in zip(cpu0[1:], cpu1[1:])) * 1e6 / (commands * n),
-            "idle_cpu_pct": 100 * idle_cpu, "throughput": throughput, "rss_idle_kb": idle_kb, "rss_clients_kb": clients_kb}
+            "client_cpu_us": sum(b - a for a, b in zip(cpu0[1:-1], cpu1[1:-1])) * 1e6 / (commands * n),
+            "others_cores": others,
+            "idle_cpu_pct": 100 * idle_cpu, "throughput": throughput, "missing": missing, "rss_idle_kb": idle_kb, "rss_clients_kb": clients_kb}
 
 
 def profile_report(path: Path, top: int = 25) -> str:
@@ -188,30 +198,32 @@ def main() -> None:
     p.add_argument("--clients", nargs="+", type=int, default=[1, 50, 500])
     p.add_argument("--commands", type=int, default=300, help="latency samples per run")
     p.add_argument("--burst", type=int, default=300, help="commands in the throughput burst")
-    p.add_argument("--client", choices=("sio", "raw"), default="sio",
-                   help="sio: python-socketio AsyncClient; raw: minimal aiohttp websocket client")
+    p.add_argument("--client", choices=("sio", "raw", "ts"), default="sio",
+                   help="sio: python-socketio AsyncClient; raw: minimal aiohttp websocket client;"
+                        " ts: plain sockets stamped by the kernel on arrival (see bench/clients.py)")
     p.add_argument("--gap-ms", type=float, default=10)
     p.add_argument("--servers", nargs="+", default=["chgk", "bare"], choices=["chgk", "bare"])
     p.add_argument("--profile", type=Path, default=None, help="py-spy the largest client count here")
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
-    p.add_argument("--quiet-load", type=float, default=1.0, help="wait for a 1-min load under this")
-    p.add_argument("--max-wait", type=float, default=0, help="…for at most this many seconds")
+    p.add_argument("--quiet", type=float, default=0.25,
+                   help="before each client count, wait until other processes use fewer cores than this")
+    p.add_argument("--max-wait", type=float, default=0, help="…for at most this many seconds (0: don't wait)")
     args = p.parse_args()
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
-    if args.max_wait:
-        wait_quiet(args.quiet_load, args.max_wait)
     print(f"machine: {machine()}")
     print(f"clients: {args.client}; latency: {args.commands} commands one at a time;"
           f" throughput: a burst of {args.burst}\n")
     head = (f"{'mode':<9} {'server':<5} {'clients':>7} │ {'last med':>8} {'last p99':>8} {'last max':>8} │"
-            f" {'med med':>7} {'med p99':>7} │ {'ack med':>7} │ {'srv CPU':>7} {'cli CPU':>7} │ {'cmd/s':>7} │ {'RSS idle':>8} {'RSS n':>8}")
+            f" {'med med':>7} {'med p99':>7} │ {'ack med':>7} │ {'srv CPU':>7} {'cli CPU':>7} │ {'cmd/s':>7} │ {'RSS idle':>8} {'RSS n':>8} │ {'others':>6}")
     print(head + "\n" + "─" * len(head), flush=True)
     results = []
     with tempfile.TemporaryDirectory(prefix="chgk-bench-") as tmp:
         for mode in args.modes:
             payload = None
             for n in args.clients:
+                if args.max_wait:
+                    wait_quiet(args.quiet, args.max_wait)
                 for kind in args.servers:
                     if kind == "chgk":
                         target = Chgk(mode, Path(tmp))
@@ -226,6 +238,9 @@ def main() -> None:
                     prof = args.profile if args.profile and n == max(args.clients) else None
                     try:
                         r = run(target, n, args.commands, args.burst, args.gap_ms / 1000, prof, args.client)
+                    except (TimeoutError, RuntimeError) as exc:
+                        print(f"{mode:<9} {kind:<5} {n:>7} │ FAILED: {exc}", flush=True)
+                        continue
                     finally:
                         target.stop()
                     r.update(mode=mode, server=kind, load=Path("/proc/loadavg").read_text().split()[0])
@@ -234,10 +249,14 @@ def main() -> None:
                           f" {r['last_max']:>8.2f} │ {r['median_median']:>7.2f} {r['median_p99']:>7.2f} │"
                           f" {r['ack_median']:>7.2f} │ {r['server_cpu_ms']:>7.2f} {r['client_cpu_us']:>7.0f} │"
                           f" {r['throughput']:>7.0f} │"
-                          f" {r['rss_idle_kb'] / 1024:>6.1f}MB {r['rss_clients_kb'] / 1024:>6.1f}MB", flush=True)
+                          f" {r['rss_idle_kb'] / 1024:>6.1f}MB {r['rss_clients_kb'] / 1024:>6.1f}MB │"
+                          f" {r['others_cores']:>6.2f}", flush=True)
+                    if r["missing"]:
+                        print(f"  {r['missing']} of {n} clients never got the burst's last rev (dropped)")
     print("\ntimes in ms; last = the last client has the new rev, med = the median client has it;"
           " ack = HTTP answer to the driver;\nsrv CPU = server CPU ms per command, cli CPU = client-process"
-          " CPU µs per message received (latency phase)")
+          " CPU µs per message received (latency phase);\nothers = cores kept busy by processes"
+          " not ours during the latency phase (other load on the machine)")
     by = {(r["mode"], r["server"], r["n"]): r for r in results}
     ratios = []
     for (mode, kind, n), r in by.items():

@@ -157,7 +157,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--modes", nargs="+", default=["eventlet", "threading", "gevent"])
     p.add_argument("--clients", type=int, default=500)
-    p.add_argument("--client", choices=("sio", "raw"), default="raw")
+    p.add_argument("--client", choices=("sio", "raw", "ts"), default="raw")
     p.add_argument("--events", type=int, default=10_000)
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--only", choices=("rss", "replay"), default=None)
