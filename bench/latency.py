@@ -1,7 +1,8 @@
 """Command → `state` at every /overlay client, against a bare python-socketio baseline.
 
     python bench/latency.py [--modes eventlet threading gevent] [--clients 1 50 500]
-                            [--commands 300] [--burst 300] [--profile DIR]
+                            [--client sio|raw|ts] [--commands 300] [--burst 300]
+                            [--max-wait 240 [--quiet 0.25]] [--profile DIR] [--json FILE]
 
 For each async mode and each client count it starts, one after the other on this machine:
 
@@ -11,19 +12,25 @@ For each async mode and each client count it starts, one after the other on this
 * **bare**: bench/bare_server.py, the same async mode and WSGI server, re-broadcasting a public
   state of the same size that it is POSTed.
 
-The clients are python-socketio `AsyncClient`s (aiohttp, websocket transport) in separate
-processes (bench/clients.py, ≤ 250 per process). Per command we stamp the send and each client's
-receipt (CLOCK_MONOTONIC, shared by the processes) and report, over the commands:
+The clients run in separate processes (bench/clients.py, ≤ 250 per process): python-socketio
+`AsyncClient`s by default (`--client sio`, aiohttp, websocket transport), a minimal aiohttp client
+(`raw`), or plain sockets whose receipts are the kernel's arrival timestamps (`ts`: the server
+alone, whatever the clients' own CPU). Per command we stamp the send and each client's receipt
+(CLOCK_MONOTONIC, shared by the processes) and report, over the commands:
 
 * last client: when the LAST client had the new rev — median and p99;
 * median client: when half of the clients had it — median and p99;
 * throughput: a burst of commands sent back to back (each waits only for its HTTP answer),
   commands per second until every client holds the last rev;
-* server RSS idle (before any client) and with the clients connected.
+* server CPU per command (its idle clock task subtracted), client CPU per message;
+* server RSS idle (before any client) and with the clients connected;
+* "others": cores that processes not ours kept busy during the row. `--max-wait S` first waits
+  (at most S seconds, before each client count) until others use under `--quiet` cores.
 
 Latency commands are sent one at a time: the next one 10 ms after every client has the previous.
 `--profile DIR` records the chgk server with py-spy during the largest client count (collapsed
-stacks, `DIR/<mode>-<n>.txt`) and prints where its time goes.
+stacks, `DIR/<mode>-<server>-<n>.txt`) and prints where its time goes (py-spy needs ptrace
+rights: root, or kernel.yama.ptrace_scope=0).
 """
 from __future__ import annotations
 
