@@ -178,11 +178,12 @@ def broadcast(svc: Services, change: Change) -> None:
         socketio.emit("graphics", svc.graphics.payload(), namespace=CONTROL)
         return
     live = svc.sessions.games[change.game_id]
-    now = svc.sessions.clock()
-    public, operator = live.public(now), svc.operator_state(live)
     rooms = [_room(live.id)] + ([AIR] if live.id == svc.sessions.on_air else [])
-    for room in rooms:
+    public = live.public(svc.sessions.clock())
+    for room in rooms:  # on-air graphics first: they are the ones a frame can be late for
         socketio.emit("state", public, namespace=OVERLAY, to=room)
+    operator = svc.operator_state(live)
+    for room in rooms:
         socketio.emit("state", operator, namespace=CONTROL, to=room)
 
 

@@ -174,10 +174,9 @@ class Sessions:
         with self.lock:
             live = self.get(game_id)
             self._check_rev(live, body or {})
-            batches = [b for b, auto, _ in live.log if not auto]
-            if not batches:
+            batch = _last_command_batch(live)
+            if batch is None:
                 raise RuleError("nothing_to_undo", "There is nothing to undo in this game.")
-            batch = batches[-1]
             dropped = [e for b, _, e in live.log if b >= batch]
             rev = live.rev + 1
             now = self.clock()
@@ -193,10 +192,10 @@ class Sessions:
 
     def undo_preview(self, live: Live) -> dict | None:
         """What undo would revert now: the last command's first event, for the panel's button."""
-        batches = [b for b, auto, _ in live.log if not auto]
-        if not batches:
+        batch = _last_command_batch(live)
+        if batch is None:
             return None
-        events = [e for b, _, e in live.log if b >= batches[-1]]
+        events = [e for b, _, e in live.log[-_tail(live, batch):]]
         return {"events": [e["type"] for e in events], "first": events[0]}
 
     def tick(self) -> None:
@@ -219,3 +218,19 @@ class Sessions:
                     self._notify(Change("moment", live.id, live.rev,
                                         [{"type": "ten_seconds", "kind": timer.kind, "ends_at": timer.ends_at}],
                                         live.game, live.game, source="clock"))
+
+
+def _last_command_batch(live: Live) -> int | None:
+    """The batch of the last command (time-ups after it are 'auto'): walked from the end, so the
+    cost is that of the last command's events, not of the whole log."""
+    return next((b for b, auto, _ in reversed(live.log) if not auto), None)
+
+
+def _tail(live: Live, batch: int) -> int:
+    """How many rows at the end of the log belong to `batch` or later."""
+    n = 0
+    for b, _, _ in reversed(live.log):
+        if b < batch:
+            break
+        n += 1
+    return n

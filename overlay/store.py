@@ -120,9 +120,10 @@ class Store:
                journal_kind: str, journal_body: dict) -> None:
         """Record one command's (or one time-up's) events and the game's new rev, atomically."""
         with self.transaction() as db:
-            seq, batch = db.execute(
-                "SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(batch), 0) FROM events WHERE game_id=?",
-                (game_id,)).fetchone()
+            # Batches grow with seq, so the last row (by the primary key's index) holds both maxima.
+            last = db.execute("SELECT seq, batch FROM events WHERE game_id=? ORDER BY seq DESC LIMIT 1",
+                              (game_id,)).fetchone()
+            seq, batch = last or (0, 0)
             db.executemany(
                 "INSERT INTO events (game_id, seq, batch, auto, at, body) VALUES (?,?,?,?,?,?)",
                 [(game_id, seq + i + 1, batch + 1, int(auto), at, json.dumps(e, ensure_ascii=False))

@@ -96,7 +96,8 @@ def decide(game: Game, command: Command, ctx: Ctx) -> list[dict]:
 
 def apply_all(game: Game, events: Iterable[dict]) -> Game:
     """A new state: `game` with `events` folded in (the argument is left untouched)."""
-    new = copy.deepcopy(game)
+    # No event changes the questions: share them instead of copying them on every command.
+    new = copy.deepcopy(game, {id(s.questions): s.questions for s in game.sectors})
     for event in events:
         apply(new, event)
     return new
