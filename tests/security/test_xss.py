@@ -1,0 +1,91 @@
+"""Names, titles and question texts come from operators, packs and spreadsheets — and are shown
+on the on-air graphics and the panel. Markup in them must stay text: in the real Chromium no
+script from the data runs, on any overlay or panel page, and the text is shown as written."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import requests
+from playwright.sync_api import Browser, sync_playwright
+
+from tests.support import PASSWORD, TOKEN, Server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--disable-sync"]
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+IMG = "<img src=x onerror=__xss=1>"
+SCRIPT = "<script>__xss=2</script>"
+SVG = '"><svg onload=__xss=3>'
+ATTR = "' onmouseover=__xss=4 x='"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str, str]]:
+    srv = Server(tmp_path_factory.mktemp("xss") / "data", demo=False).start()
+    q = {"text": f"Вопрос {IMG} {SCRIPT}", "answer": f"Ответ {SVG}", "comment": f"Комментарий {ATTR}",
+         "author": {"name": f"Зритель {IMG}", "city": SVG}, "prize": {"amount": 100, "currency": "UAH"}}
+    game = srv.create({"rules": "tv", "title": f"Игра {SCRIPT}",
+                       "experts": {"name": f"Команда {IMG}", "players": [IMG, SVG, ATTR], "captain": IMG},
+                       "sectors": [{"number": 1, "kind": "regular", "questions": [q]}],
+                       "timers": {"minute": 600_000}})
+    srv.call("PUT", "/api/on-air", {"game": game})
+    for body in ({"type": "spin", "landed": 1}, {"type": "start_timer"}, {"type": "judge", "correct": True}):
+        assert srv.command(game, **body).status_code == 200
+    teams = [{"id": f"t{i}", "name": f"{IMG}{i}", "players": [SVG, ATTR]} for i in range(1, 3)]
+    club = srv.create({"rules": "club", "title": SVG, "teams": teams, "game_day": "2026-03-01-sun"})
+    srv.command(club, type="seat_team", team="t1")
+    assert srv.call("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
+                                              "data": {"title": IMG, "subtitle": SVG}}).status_code == 200
+    assert srv.call("POST", "/api/seasons", {"name": f"Сезон {IMG}"}).status_code == 201
+    assert srv.call("POST", "/api/members", {"name": f"Игрок {SVG}"}).status_code == 201
+    pack = f"? Пакетный вопрос {IMG}\n! {SVG}\n@ {ATTR} (Город)\n".encode()
+    assert requests.post(srv.url + "/api/packs?filename=x.4s", data=pack, headers=AUTH, timeout=10).status_code == 201
+    yield srv, game, club
+    srv.stop()
+
+
+PAGES = ["/overlays/full", "/overlays/question", "/overlays/lower-third", "/overlays/scoreboard",
+         "/overlays/result", "/overlays/table", "/overlays/central-table?game={club}", "/overlays/club-tables?game={club}",
+         "/control/", "/control/setup", "/control/graphics", "/control/packs", "/control/club", "/control/admin/",
+         "/control/admin/members"]
+
+
+def test_markup_in_the_data_never_runs_on_any_page(hostile, chromium: Browser):
+    srv, game, club = hostile
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    dialogs: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto(srv.url + "/control/")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_function("document.body.dataset.connection === 'connected'", timeout=15_000)
+        ran = {}
+        shown = {}
+        for path in PAGES:
+            page.goto(srv.url + path.format(club=club, game=game))
+            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(700)  # states arrive and render over the socket
+            page.mouse.move(960, 540)
+            for _ in range(3):
+                page.mouse.move(200 + _ * 500, 300 + _ * 200)
+            ran[path] = page.evaluate("typeof window.__xss === 'undefined' ? null : window.__xss")
+            shown[path] = page.evaluate("document.body.innerText")
+        assert {p: v for p, v in ran.items() if v is not None} == {}, "script from the data ran"
+        assert dialogs == []
+        # the markup is shown as text where the data is on screen
+        assert "<img src=x onerror=__xss=1>" in shown["/overlays/question"]
+        assert "<img src=x onerror=__xss=1>" in shown["/overlays/lower-third"]
+        assert "<img src=x onerror=__xss=1>" in shown["/control/admin/"]
+    finally:
+        context.close()
