@@ -79,7 +79,7 @@ def _rating(sid: str) -> dict:
     season = lg.seasons.get(sid)
     data = lg.results.rating(season["id"])
     top = request.args.get("top", "")
-    n = int(top) if top.isdigit() and int(top) > 0 else CHART_TOP
+    n = int(top) if top.isascii() and top.isdigit() and int(top) > 0 else CHART_TOP
     return {"season": season, "rating": data, "chart": progress_chart(data["rating"][:n], data["days"]),
             "top": n, "members": lg.members.all()}
 
@@ -214,7 +214,7 @@ def _opt(form: MultiDict, name: str) -> str | None:
 def _player(value: str | None) -> Any:
     """A player field: a member id (digits) or a name."""
     value = (value or "").strip()
-    return int(value) if value.isdigit() else value or None
+    return int(value) if value.isascii() and value.isdigit() else value or None
 
 
 def _body(**fields: Any) -> dict:

@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
 
-from overlay.auth import Throttle, begin_login, check_password, end_login
+from overlay.auth import Throttle, begin_login, check_password, end_login, throttle
 
 from . import bp
 from .csrf import csrf_ok
@@ -13,10 +13,7 @@ from .pages import PAGES
 
 
 def _throttle() -> Throttle:
-    ext = current_app.extensions
-    if "chgk_login_throttle" not in ext:
-        ext["chgk_login_throttle"] = Throttle(current_app.config["LOGIN_ATTEMPTS"])
-    return ext["chgk_login_throttle"]
+    return throttle()
 
 
 def login_page(error: str | None, status: int, next_page: str = "panel") -> Any:

@@ -83,7 +83,7 @@ def get_game(game_id: str) -> Any:
 @bp.get("/games/<game_id>/public")
 def get_public(game_id: str) -> Any:
     svc = services()
-    return jsonify(svc.sessions.get(game_id).public(svc.sessions.clock()))
+    return jsonify(svc.sessions.public(svc.sessions.get(game_id), svc.sessions.clock()))
 
 
 @bp.post("/games/<game_id>/commands")

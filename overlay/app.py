@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from .config import configure
 from .graphics import Graphics
@@ -22,6 +23,16 @@ def resource_dir(name: str) -> Path:
     return inside if inside.is_dir() else Path(__file__).parent.parent / name
 
 
+class JSONProvider(DefaultJSONProvider):
+    """JSON nested deeper than Python can parse is malformed input (400), not a crash (500)."""
+
+    def loads(self, s: str | bytes, **kwargs: object) -> object:
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
+
+
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -30,6 +41,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask("overlay", template_folder=str(resource_dir("templates")),
                 static_folder=str(resource_dir("static")), instance_relative_config=False)
     configure(app, test_config)
+    app.json = JSONProvider(app)
     app.json.ensure_ascii = False  # UTF-8 JSON: Cyrillic stays readable in logs and tools
 
     store = Store(Path(app.config["DATA"]) / "chgk.sqlite3", app.config["SQLITE_SYNCHRONOUS"])
@@ -74,12 +86,22 @@ def start_clock(app: Flask) -> None:
     period = app.config["TICK_MS"] / 1000
 
     def loop() -> None:
+        failing_since = 0.0  # monotonic time of the first failure in a row; 0: the last tick was fine
+        last_logged = 0.0
         while True:
             try:
                 svc.sessions.tick()
                 svc.graphics.expire()
+                if failing_since:
+                    log.warning("clock ticks work again after %.0f s", time.monotonic() - failing_since)
+                    failing_since = 0.0
             except Exception:  # a failed tick must not stop the clock; the next one retries
-                log.exception("clock tick failed")
+                now = time.monotonic()
+                if not failing_since:
+                    failing_since = now
+                if now - last_logged >= 30:  # a failure that repeats every tick is told twice a minute
+                    log.exception("clock tick failed (retrying every tick; told again in 30 s if it persists)")
+                    last_logged = now
             socketio.sleep(period)
 
     socketio.start_background_task(loop)

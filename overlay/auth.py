@@ -9,7 +9,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, jsonify, request, session
+from flask import current_app, g, jsonify, request, session
 
 
 def _same(given: str, expected: str | None) -> bool:
@@ -28,9 +28,36 @@ def check_token(given: Any) -> bool:
     return _same(given, cfg["TOKEN"]) if cfg["TOKEN"] else _same(given, cfg["PASSWORD"])
 
 
+def throttle() -> "Throttle":
+    """One throttle per app for every way of proving who one is: the login form, bearer tokens
+    and /control sockets. Failures anywhere count against the address everywhere."""
+    ext = current_app.extensions
+    if "chgk_login_throttle" not in ext:
+        ext["chgk_login_throttle"] = Throttle(current_app.config["LOGIN_ATTEMPTS"])
+    return ext["chgk_login_throttle"]
+
+
+def token_attempt(given: Any) -> str:
+    """"ok", "wrong" or "throttled" for a token presented by this request's address."""
+    address = request.remote_addr or "?"
+    if throttle().blocked(address):
+        return "throttled"
+    if check_token(given):
+        return "ok"
+    throttle().fail(address)
+    return "wrong"
+
+
+def _bearer_status() -> str | None:
+    """None without a bearer token; else what `token_attempt` said (asked once per request)."""
+    if "chgk_bearer" not in g:
+        header = request.headers.get("Authorization", "")
+        g.chgk_bearer = token_attempt(header[7:].strip()) if header.startswith("Bearer ") else None
+    return g.chgk_bearer
+
+
 def _bearer() -> bool:
-    header = request.headers.get("Authorization", "")
-    return header.startswith("Bearer ") and check_token(header[7:].strip())
+    return _bearer_status() == "ok"
 
 
 def logged_in() -> bool:
@@ -73,6 +100,9 @@ def operator_required(view: Callable) -> Callable:
     login cookie (not a bearer token) must also carry the page's CSRF token."""
     @functools.wraps(view)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if _bearer_status() == "throttled":
+            return jsonify(error={"code": "throttled", "message": "Too many wrong tokens or passwords from "
+                                                                  "this address: wait a minute."}), 429
         if not is_operator():
             return jsonify(error={"code": "unauthorized",
                                   "message": "Log in at /control/ or send 'Authorization: Bearer <token>'."}), 401

@@ -70,11 +70,20 @@ def _parse_env(value: str) -> Any:
 
 
 def _secret(path: Path, nbytes: int) -> str:
+    """The secret kept in `path`, made on first use. An empty file (a crash or power cut while
+    it was first written) counts as none; a new one is written whole or not at all."""
     if path.exists():
-        return path.read_text().strip()
+        value = path.read_text().strip()
+        if value:
+            return value
     value = secrets.token_urlsafe(nbytes)
-    path.write_text(value + "\n")
-    path.chmod(0o600)
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(value + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
     return value
 
 
@@ -83,7 +92,7 @@ def _credentials(app: Flask, data: Path) -> None:
     if app.config["PASSWORD"] or app.config["TOKEN"]:
         return
     path = data / "operator_password"
-    fresh = not path.exists()
+    fresh = not (path.exists() and path.read_text().strip())
     app.config["PASSWORD"] = _secret(path, 9)
     app.config["PASSWORD_FILE"] = str(path)
     if fresh:

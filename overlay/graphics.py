@@ -15,6 +15,7 @@ GRAPHICS = (
     "season-rating", "final-teams", "series",
 )
 MAX_DATA_BYTES = 8_000
+MAX_DATA_DEPTH = 8  # lists and objects inside `data`; Socket.IO walks it recursively
 
 
 class Graphics:
@@ -84,6 +85,8 @@ def _parse(body: Any) -> tuple[str, str, dict]:
         data = {}
     if not isinstance(data, dict):
         raise InputError("bad_field", "'data' must be an object.")
+    if _depth(data) > MAX_DATA_DEPTH:
+        raise InputError("bad_field", f"'data' nests lists and objects more than {MAX_DATA_DEPTH} levels deep.")
     if len(json.dumps(data, ensure_ascii=False).encode()) > MAX_DATA_BYTES:
         raise InputError("bad_field", f"'data' is larger than {MAX_DATA_BYTES} bytes.")
     duration = data.get("duration_ms")
@@ -94,3 +97,11 @@ def _parse(body: Any) -> tuple[str, str, dict]:
         if key in data and not isinstance(data[key], str):
             raise InputError("bad_field", f"'{key}' must be a text.")
     return action, name, data
+
+
+def _depth(value: Any, limit: int = MAX_DATA_DEPTH + 1) -> int:
+    """How deep lists and objects nest in `value` (counting stops past `limit`)."""
+    if limit <= 0 or not isinstance(value, (dict, list)):
+        return 0
+    items = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(v, limit - 1) for v in items), default=0)

@@ -10,7 +10,7 @@ from typing import Any
 from flask import request, session
 from flask_socketio import SocketIO, emit, join_room, leave_room
 
-from .auth import check_token, logged_in
+from .auth import logged_in, token_attempt
 from .rules import InputError
 from .session import Change
 from .services import Services, services
@@ -31,7 +31,7 @@ def _state(svc: Services, game_id: str | None, public: bool) -> dict | None:
         return None
     live = svc.sessions.games[game_id]
     now = svc.sessions.clock()
-    return live.public(now) if public else svc.operator_state(live)
+    return svc.sessions.public(live, now) if public else svc.operator_state(live)
 
 
 def _follow(svc: Services, game_id: Any, public: bool) -> dict:
@@ -66,13 +66,13 @@ def overlay_disconnect(*_: Any) -> None:
 
 
 @socketio.on("follow", namespace=OVERLAY)
-def overlay_follow(data: Any) -> dict:
+def overlay_follow(data: Any = None, *_: Any) -> dict:
     """An overlay pinned with ?game=<id> follows that game instead of the on-air one."""
     return _guard(lambda svc: _follow(svc, _game_field(data), public=True))
 
 
 @socketio.on("hello", namespace=OVERLAY)
-def overlay_hello(data: Any) -> None:
+def overlay_hello(data: Any = None, *_: Any) -> None:
     """An overlay says which graphic it is, so the panel can list and reload it."""
     if isinstance(data, dict):
         svc = services()
@@ -92,10 +92,11 @@ def overlay_time(*_: Any) -> dict:
 @socketio.on("connect", namespace=CONTROL)
 def control_connect(auth: Any = None) -> bool:
     token = auth.get("token") if isinstance(auth, dict) else None
-    if not (logged_in() or check_token(token)):
+    by_token = token is not None and token_attempt(token) == "ok"
+    if not (by_token or logged_in()):
         return False
     svc = services()
-    if not check_token(token):
+    if not by_token:
         svc.control_logins[request.sid] = session.get("login", "")
     join_room(AIR)
     svc.followers[request.sid] = None
@@ -119,12 +120,12 @@ def drop_login(login: str) -> None:
 
 
 @socketio.on("follow", namespace=CONTROL)
-def control_follow(data: Any) -> dict:
+def control_follow(data: Any = None, *_: Any) -> dict:
     return _guard(lambda svc: _follow(svc, _game_field(data), public=False))
 
 
 @socketio.on("command", namespace=CONTROL)
-def control_command(data: Any) -> dict:
+def control_command(data: Any = None, *_: Any) -> dict:
     """A panel sends a command; the answer is what POST /api/games/<id>/commands would return."""
     def run(svc: Services) -> dict:
         game_id = _target(svc, data)
@@ -134,7 +135,7 @@ def control_command(data: Any) -> dict:
 
 
 @socketio.on("undo", namespace=CONTROL)
-def control_undo(data: Any = None) -> dict:
+def control_undo(data: Any = None, *_: Any) -> dict:
     def run(svc: Services) -> dict:
         body = data if isinstance(data, dict) else {}
         return {"state": svc.operator_state(svc.sessions.undo(_target(svc, body), body, source="panel"))}
@@ -142,7 +143,7 @@ def control_undo(data: Any = None) -> dict:
 
 
 @socketio.on("graphics", namespace=CONTROL)
-def control_graphics(data: Any) -> dict:
+def control_graphics(data: Any = None, *_: Any) -> dict:
     return _guard(lambda svc: svc.graphics.apply(data, source="panel"))
 
 
@@ -179,7 +180,7 @@ def broadcast(svc: Services, change: Change) -> None:
         return
     live = svc.sessions.games[change.game_id]
     rooms = [_room(live.id)] + ([AIR] if live.id == svc.sessions.on_air else [])
-    public = live.public(svc.sessions.clock())
+    public = svc.sessions.public(live, svc.sessions.clock())
     for room in rooms:  # on-air graphics first: they are the ones a frame can be late for
         socketio.emit("state", public, namespace=OVERLAY, to=room)
     operator = svc.operator_state(live)

@@ -54,8 +54,8 @@ class Live:
     log: list[tuple[int, bool, dict]] = field(default_factory=list)
     warned: bool = False  # "10 seconds left" already announced for the running timer
 
-    def public(self, now: int) -> dict:
-        return public_view(self.game, self.rev, now)
+    def public(self, now: int, retired: bool = False) -> dict:
+        return public_view(self.game, self.rev, now, retired)
 
     def operator(self, now: int) -> dict:
         return operator_view(self.game, self.rev, now)
@@ -97,6 +97,11 @@ class Sessions:
     def on_air(self) -> str | None:
         game_id = self.store.get_setting("on_air")
         return game_id if game_id in self.games else None
+
+    def public(self, live: Live, now: int) -> dict:
+        """The public view. A finished game that is no longer on air shows no question text or
+        answer: the next holding of the game day plays the same questions (RULES.md §6)."""
+        return live.public(now, retired=live.game.status == "finished" and live.id != self.on_air)
 
     def summary(self) -> list[dict]:
         return [{"id": g.id, "rules": g.game.rules, "title": g.game.title, "status": g.game.status,

@@ -16,7 +16,7 @@ def _timer(game: Game, now: int) -> dict | None:
             "running": t.running, "ends_at": t.ends_at, "server_now": now}
 
 
-def _round(game: Game, public: bool) -> dict | None:
+def _round(game: Game, public: bool, retired: bool = False) -> dict | None:
     r = game.round
     if r is None:
         return None
@@ -37,6 +37,8 @@ def _round(game: Game, public: bool) -> dict | None:
         "prize": dict(prize) if prize else None,
         "has_text": bool(q.get("text")),
     }
+    if retired:  # RULES.md §6: the next holding plays the same questions
+        out.update(text=None, answer=None, comment=None, media=[])
     if not public:
         out["accepted"] = list(q.get("accepted") or [])
         out["rejected"] = list(q.get("rejected") or [])
@@ -47,14 +49,14 @@ def _round(game: Game, public: bool) -> dict | None:
     return out
 
 
-def _view(game: Game, rev: int, now: int, public: bool) -> dict[str, Any]:
+def _view(game: Game, rev: int, now: int, public: bool, retired: bool = False) -> dict[str, Any]:
     view: dict[str, Any] = {
         "id": game.id, "rules": game.rules, "title": game.title, "rev": rev,
         "status": game.status, "target": game.target, "score": dict(game.score),
         "winner": game.winner,
         "sectors": [{"number": s.number, "kind": s.kind, "played": s.played, "result": s.result}
                     for s in game.sectors],
-        "round": _round(game, public),
+        "round": _round(game, public, retired),
         "timer": _timer(game, now),
         "extra_minutes": game.extra_minutes,
         "club_help": {"available": game.rules == "tv" and not game.club_help_used,
@@ -86,10 +88,10 @@ def _view(game: Game, rev: int, now: int, public: bool) -> dict[str, Any]:
     return view
 
 
-def public_view(game: Game, rev: int, now: int) -> dict[str, Any]:
+def public_view(game: Game, rev: int, now: int, retired: bool = False) -> dict[str, Any]:
     """Exactly what overlays and the public API receive: no unplayed envelope's text, no answer
-    before its verdict."""
-    return _view(game, rev, now, public=True)
+    before its verdict; `retired` (a finished game no longer on air): no question text at all."""
+    return _view(game, rev, now, public=True, retired=retired)
 
 
 def operator_view(game: Game, rev: int, now: int) -> dict[str, Any]:

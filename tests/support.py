@@ -31,7 +31,9 @@ class Server:
         self.data, self.mode, self.demo, self.args = Path(data), mode, demo, args
         self.port = port or free_port()
         self.env = {**os.environ, "CHGK_OVERLAY_TOKEN": TOKEN, "CHGK_OVERLAY_PASSWORD": PASSWORD,
-                    "PYTHONUNBUFFERED": "1", **(env or {})}
+                    "PYTHONUNBUFFERED": "1",
+                    # tests send wrong credentials on purpose; the throttle has tests of its own
+                    "CHGK_OVERLAY_LOGIN_ATTEMPTS": "1000", **(env or {})}
         self.proc: subprocess.Popen | None = None
         self.http = requests.Session()
         self.http.headers["Authorization"] = f"Bearer {TOKEN}"

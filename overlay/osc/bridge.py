@@ -11,6 +11,7 @@ from typing import Any
 
 from ..graphics import Graphics
 from ..session import Change, Sessions
+from ..store import StorageError
 from .config import EXAMPLE, ConfigError, OscConfig, Target, cli_targets, host_port, parse_config
 from .events import EVENTS, CueEvent, cue_events, state_context
 from .feedback import DROP_AFTER_ERRORS, Surfaces, state_messages, timer_messages
@@ -73,15 +74,19 @@ class OscBridge:
     def replace(self, text: str) -> OscConfig:
         """Check new osc.toml text; only a valid one is written (atomically) and applied."""
         config = parse_config(text, self.cli)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".osc-", suffix=".toml", dir=self.path.parent)
+        tmp = None
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".osc-", suffix=".toml", dir=self.path.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
             os.replace(tmp, self.path)
-        except OSError:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        except OSError as exc:  # disk full, read-only data folder: refused, the old file stays
+            if tmp:
+                Path(tmp).unlink(missing_ok=True)
+            raise StorageError(exc) from exc
         self._apply(config)
         return config
 

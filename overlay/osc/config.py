@@ -127,7 +127,7 @@ def _text(value: Any, where: str) -> str:
 def host_port(value: str, where: str) -> tuple[str, int]:
     host, sep, port = str(value).rpartition(":")
     host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         raise ConfigError(f"{where}: expected HOST:PORT, got {value!r}")
     return host, int(port)
 
@@ -251,7 +251,7 @@ def parse_config(text: str, extra_targets: list[Target] = ()) -> OscConfig:  # t
     """Check a whole osc.toml; raise ConfigError with the place and the reason."""
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise ConfigError(f"osc.toml is not valid TOML: {exc}") from None
     _table(data, "osc.toml", {"listen", "targets", "cues"})
     listen = _table(data.get("listen", {}), "listen", {"address", "allow"})

@@ -22,7 +22,7 @@ def league() -> League:
 
 def _int(value: str) -> int | str:
     """Path ids that are numbers; anything else stays text and is then not found (404)."""
-    return int(value) if value.isdigit() else value
+    return int(value) if value.isascii() and value.isdigit() else value
 
 
 def _lang() -> str:
@@ -286,7 +286,7 @@ def public_index() -> Any:
 @bp.get("/public/seasons/<sid>")
 def public_season(sid: str) -> Any:
     top = request.args.get("top", "")
-    n = int(top) if top.isdigit() and 0 < int(top) <= public.MAX_TOP else None
+    n = int(top) if top.isascii() and top.isdigit() and 0 < int(top) <= public.MAX_TOP else None
     lg = league()
     return jsonify(public.season(lg.seasons, lg.results, sid, n))
 

@@ -28,7 +28,7 @@ def _public(row: dict) -> dict:
 def _rating_id(value: Any) -> int | None:
     if value is None:
         return None
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**9:
         raise check.bad("rating_id", "must be the rating site's player id (a whole number) or null")
