@@ -287,3 +287,12 @@ def test_login_returns_to_an_admin_page_but_never_elsewhere(shared_server: Serve
         r = s.post(shared_server.url + "/control/login", timeout=5, allow_redirects=False,
                    data={"password": "test-password-1", "csrf": csrf, "next": wanted})
         assert r.status_code == 302 and r.headers["Location"] in (expected, shared_server.url + expected), wanted
+
+
+def test_panel_pages_refuse_framing_and_overlays_allow_it(shared_server: Server):
+    for path in ("/control/", "/control/admin/"):
+        r = requests.get(shared_server.url + path, timeout=5)
+        assert r.headers.get("X-Frame-Options") == "DENY", path
+        assert "frame-ancestors 'none'" in r.headers.get("Content-Security-Policy", "")
+    overlay = requests.get(shared_server.url + "/overlays/scoreboard", timeout=5)
+    assert overlay.status_code == 200 and "X-Frame-Options" not in overlay.headers
