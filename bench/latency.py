@@ -1,7 +1,7 @@
 """Command → `state` at every /overlay client, against a bare python-socketio baseline.
 
     python bench/latency.py [--modes eventlet threading gevent] [--clients 1 50 500]
-                            [--client sio|raw|ts] [--commands 300] [--burst 300]
+                            [--client sio|raw|ts [--poll-ms P]] [--commands 300] [--burst 300]
                             [--max-wait 240 [--quiet 0.25]] [--profile DIR] [--json FILE]
 
 For each async mode and each client count it starts, one after the other on this machine:
@@ -120,12 +120,14 @@ class Bare:
         self.srv.stop()
 
 
-def run(target, n: int, commands: int, burst: int, gap: float, profile: Path | None, kind: str) -> dict:
+def run(target, n: int, commands: int, burst: int, gap: float, profile: Path | None, kind: str,
+        poll_ms: float = 0) -> dict:
     idle_kb = rss_kb(target.pid)
     c0, w0 = cpu_s(target.pid), time.monotonic()
     time.sleep(2.0)
     idle_cpu = (cpu_s(target.pid) - c0) / (time.monotonic() - w0)  # the clock task, at rest
-    pool = ClientPool(target.url, n, initial_state=target.label == "chgk", kind=kind)
+    pool = ClientPool(target.url, n, initial_state=target.label == "chgk", kind=kind,
+                      poll_ms=poll_ms)
     try:
         pool.wait_ready()
         for _ in range(20):  # warm-up: code paths, SQLite pages, every client's socket
@@ -179,6 +181,7 @@ def run(target, n: int, commands: int, burst: int, gap: float, profile: Path | N
             "server_cpu_ms": (cpu1[0] - cpu0[0]) * 1000 / commands,
             "client_cpu_us": sum(b - a for a, b in zip(cpu0[1:-1], cpu1[1:-1])) * 1e6 / (commands * n),
             "others_cores": others,
+            "last_ms": [round(x, 3) for x in last_ms],  # per command, in the order sent
             "idle_cpu_pct": 100 * idle_cpu, "throughput": throughput, "missing": missing, "rss_idle_kb": idle_kb, "rss_clients_kb": clients_kb}
 
 
@@ -208,6 +211,8 @@ def main() -> None:
     p.add_argument("--client", choices=("sio", "raw", "ts"), default="sio",
                    help="sio: python-socketio AsyncClient; raw: minimal aiohttp websocket client;"
                         " ts: plain sockets stamped by the kernel on arrival (see bench/clients.py)")
+    p.add_argument("--poll-ms", type=float, default=0,
+                   help="ts clients read every P ms instead of waking on each message (bench/clients.py)")
     p.add_argument("--gap-ms", type=float, default=10)
     p.add_argument("--servers", nargs="+", default=["chgk", "bare"], choices=["chgk", "bare"])
     p.add_argument("--profile", type=Path, default=None, help="py-spy the largest client count here")
@@ -219,7 +224,7 @@ def main() -> None:
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
     print(f"machine: {machine()}")
-    print(f"clients: {args.client}; latency: {args.commands} commands one at a time;"
+    print(f"clients: {args.client}{f' (reading every {args.poll_ms:g} ms)' if args.poll_ms else ''}; latency: {args.commands} commands one at a time;"
           f" throughput: a burst of {args.burst}\n")
     head = (f"{'mode':<9} {'server':<5} {'clients':>7} │ {'last med':>8} {'last p99':>8} {'last max':>8} │"
             f" {'med med':>7} {'med p99':>7} │ {'ack med':>7} │ {'srv CPU':>7} {'cli CPU':>7} │ {'cmd/s':>7} │ {'RSS idle':>8} {'RSS n':>8} │ {'others':>6}")
@@ -244,7 +249,8 @@ def main() -> None:
                         target = Bare(mode, payload)
                     prof = args.profile if args.profile and n == max(args.clients) else None
                     try:
-                        r = run(target, n, args.commands, args.burst, args.gap_ms / 1000, prof, args.client)
+                        r = run(target, n, args.commands, args.burst, args.gap_ms / 1000, prof, args.client,
+                                args.poll_ms)
                     except (TimeoutError, RuntimeError) as exc:
                         print(f"{mode:<9} {kind:<5} {n:>7} │ FAILED: {exc}", flush=True)
                         continue

@@ -7,7 +7,8 @@ from flask import Blueprint, Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .auth import operator_required
-from .hub import reload_overlay
+from .fanout import fanout
+from .hub import overlay_transport, reload_overlay
 from .rules import InputError
 from .services import services
 from .store import StorageError
@@ -152,7 +153,9 @@ def post_graphics() -> Any:
 @bp.get("/overlays")
 @operator_required
 def list_overlays() -> Any:
-    return jsonify(overlays=list(services().overlays.values()))
+    return jsonify(overlays=[dict(o, transport=overlay_transport(o["sid"]))
+                             for o in services().overlays.values()],
+                   fanout={"direct": fanout.direct, "queued": fanout.queued})
 
 
 @bp.post("/overlays/<sid>/reload")

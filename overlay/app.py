@@ -8,6 +8,7 @@ from pathlib import Path
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
+from .collector import Collector
 from .config import configure
 from .graphics import Graphics
 from .services import Services
@@ -53,11 +54,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     from control import bp as control_bp
 
     from . import api, hub, pages
+    from .fanout import fanout
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     api.register_errors(app)
     app.register_blueprint(control_bp)
     hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"])
+    fanout.install(hub.socketio.server)  # overlays' websockets, written to directly (eventlet)
     sessions.subscribe(lambda change: hub.broadcast(svc, change))
 
     from .osc import api as osc_api, build_bridge
@@ -84,6 +87,11 @@ def start_clock(app: Flask) -> None:
 
     svc: Services = app.extensions["chgk"]
     period = app.config["TICK_MS"] / 1000
+    games = svc.sessions.games
+    collector = Collector(busy=lambda: any(g.game.timer is not None and g.game.timer.running
+                                           for g in games.values()))
+    svc.sessions.subscribe(lambda change: collector.changed())
+    collector.start()
 
     def loop() -> None:
         failing_since = 0.0  # monotonic time of the first failure in a row; 0: the last tick was fine
@@ -92,6 +100,7 @@ def start_clock(app: Flask) -> None:
             try:
                 svc.sessions.tick()
                 svc.graphics.expire()
+                collector.tick()
                 if failing_since:
                     log.warning("clock ticks work again after %.0f s", time.monotonic() - failing_since)
                     failing_since = 0.0

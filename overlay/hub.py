@@ -11,6 +11,7 @@ from flask import request, session
 from flask_socketio import SocketIO, emit, join_room, leave_room
 
 from .auth import logged_in, token_attempt
+from .fanout import fanout
 from .rules import InputError
 from .session import Change
 from .services import Services, services
@@ -175,14 +176,15 @@ def broadcast(svc: Services, change: Change) -> None:
     if change.kind == "moment":
         return
     if change.kind == "graphics":
-        socketio.emit("graphics", svc.graphics.payload(), namespace=OVERLAY)
-        socketio.emit("graphics", svc.graphics.payload(), namespace=CONTROL)
+        payload = svc.graphics.payload()
+        fanout.emit("graphics", payload, OVERLAY)
+        socketio.emit("graphics", payload, namespace=CONTROL)
         return
     live = svc.sessions.games[change.game_id]
     rooms = [_room(live.id)] + ([AIR] if live.id == svc.sessions.on_air else [])
     public = svc.sessions.public(live, svc.sessions.clock())
-    for room in rooms:  # on-air graphics first: they are the ones a frame can be late for
-        socketio.emit("state", public, namespace=OVERLAY, to=room)
+    # on-air graphics first: they are the ones a frame can be late for
+    fanout.emit("state", public, OVERLAY, rooms)
     operator = svc.operator_state(live)
     for room in rooms:
         socketio.emit("state", operator, namespace=CONTROL, to=room)
@@ -193,3 +195,9 @@ def reload_overlay(sid: str) -> bool:
         return False
     socketio.emit("reload", {}, namespace=OVERLAY, to=sid)
     return True
+
+
+def overlay_transport(sid: str) -> str:
+    """How an overlay is connected: "websocket" (the broadcast writes to it directly) or "polling"."""
+    eio_sid = socketio.server.manager.eio_sid_from_sid(sid, OVERLAY)
+    return "websocket" if eio_sid is not None and fanout.has_websocket(eio_sid) else "polling"
