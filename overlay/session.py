@@ -182,13 +182,14 @@ class Sessions:
             batch = _last_command_batch(live)
             if batch is None:
                 raise RuleError("nothing_to_undo", "There is nothing to undo in this game.")
-            dropped = [e for b, _, e in live.log if b >= batch]
+            keep = len(live.log) - _tail(live, batch)
+            dropped = [e for _, _, e in live.log[keep:]]
             rev = live.rev + 1
             now = self.clock()
             self.store.drop_from(live.id, batch, at=now, rev=rev,
                                  journal_body={"dropped": [e["type"] for e in dropped], "source": source})
             before = live.game
-            live.log = [row for row in live.log if row[0] < batch]
+            del live.log[keep:]
             live.rebuild()
             live.rev = rev
             live.warned = False
