@@ -1,21 +1,21 @@
 // The club game screen (RULES.md §5), built for speed: the club tables as a grid of large
 // toggles (or a table number and Enter), «Записать» sends the whole list; the Central Table
 // team, the candidates after a lost round, «Жребий» / «Посадить», the best player after a win;
-// and the round controls. Which buttons work, and why not, comes from the server's own verdict
-// (`state.moves`); a hotkey always asks the server, whose refusal is shown.
+// and the round controls, shared with the live page (round.js). Which buttons work, and why
+// not, comes from the server's own verdict (`state.moves`); a hotkey always asks the server,
+// whose refusal is shown.
 
-import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, notice, refusalText, wireLanguage, safeUrl, dropPointerFocus } from "./common.js";
-import { ControlConnection } from "./connection.js";
-import { kindName, phaseName, describeUndo, clockText, sideName } from "./describe.js";
+import { t } from "./i18n.js";
+import { h, notice } from "./common.js";
+import { describeUndo, kindName, sideName } from "./describe.js";
+import {
+  cfg, conn, $, send, whyText, whyTitle, actionButton, setButton, badge, renderScore, renderTimer, pauseType,
+  renderQuestion, pickerBox, playerRow, markPlayers, undoControl, keyHelp, listenKeys, switchedGame, start,
+} from "./round.js";
 
-const cfg = pageConfig();
-wireLanguage(cfg.lang);
-const conn = new ControlConnection({ settleMs: cfg.settle_ms ?? 250 });
 // With no game on air the server emits `state` with no payload (python-socketio sends None as no
 // argument), which connection.js skips: take it as "no game", so the screen says so.
 conn.socket.on("state", (s) => { if (s === undefined || s === null) conn.acceptState(null); });
-const $ = (id) => document.getElementById(id);
 
 const ENTRY_MS = 6000;
 
@@ -28,19 +28,6 @@ function move(state, type) {
   return state.moves?.[type] || { ok: false, code: "unknown_command", message: "" };
 }
 
-/** The reason in the panel's language (the rule's code) — the server's own words go in the tooltip. */
-function whyText(result) {
-  if (!conn.connected) return t("why.offline");
-  if (!result || result.ok) return "";
-  const key = `err.${result.code}`;
-  return t(key) !== key ? t(key) : result.message || t("err.refused");
-}
-
-function whyTitle(result) {
-  const why = whyText(result);
-  return result && !result.ok && result.message && conn.connected ? `${why} — ${result.message}` : why;
-}
-
 // ---- teams and table numbers: a team's table is its place in the game's list, from 1 ---------
 
 const teamsOf = (state) => state?.teams || [];
@@ -51,78 +38,7 @@ const tableLabel = (state, id) => t("club.table_team", { n: tableOf(state, id), 
 /** The team that answers aloud this question: it is never among the club tables' answers. */
 const aloudTeam = (state) => state?.round?.central_team ?? state?.central?.team ?? null;
 
-// ---- sending -------------------------------------------------------------------------------
-
-function setPending(id, on) {
-  document.querySelectorAll(`[data-action="${id}"]`).forEach((el) => {
-    el.classList.toggle("pending", on);
-    if (on) el.setAttribute("aria-busy", "true");
-    else el.removeAttribute("aria-busy");
-  });
-}
-
-function report(answer, label) {
-  if (answer.state) {
-    notice("ok", t("done", { action: label }), "", { ms: 1800, code: "ok" });
-    return;
-  }
-  const error = answer.error || {};
-  if (answer.status === 409) {
-    const key = `err.${error.code}`;
-    notice("info", t(key) !== key ? t(key) : t("err.stale_rev"), t("stale.detail"), { ms: 6000, code: error.code });
-    return;
-  }
-  const { title, detail } = refusalText(error);
-  notice("error", `${label}: ${title}`, detail, { code: error.code });
-}
-
-/** One command for the game on screen, with `expected_rev` (connection.js); the server decides. */
-async function send(id, body, label, basis) {
-  if (!conn.connected) {
-    notice("error", t("err.disconnected"), t("conn.lost.text"), { code: "disconnected" });
-    return null;
-  }
-  setPending(id, true);
-  try {
-    const answer = await conn.command(body, basis);
-    report(answer, label);
-    return answer;
-  } finally {
-    setPending(id, false);
-  }
-}
-
-// ---- buttons built once; every state only updates them ----------------------------------------
-
-const buttons = new Map();
-
-function actionButton(id, label, key, onclick, cls = "") {
-  const lbl = h("span", { class: "label" }, label);
-  const kbd = h("kbd", { class: "key" }, key);
-  const why = h("small", { class: "why" });
-  const btn = h("button", { type: "button", class: `btn act ${cls}`, "data-action": id }, lbl, kbd, why);
-  btn.addEventListener("click", onclick);
-  const wrap = h("span", { class: "act-wrap" }, btn);
-  buttons.set(id, { wrap, btn, lbl, kbd, why });
-  return wrap;
-}
-
-/** label, key, and the server's verdict (or a local one: {ok:false, code, local:"<i18n key>"}). */
-function setButton(id, label, key, result) {
-  const el = buttons.get(id);
-  if (!el) return;
-  const reason = result.local ? (conn.connected ? t(result.local) : t("why.offline")) : whyText(result);
-  el.lbl.textContent = label;
-  el.kbd.textContent = key;
-  el.why.textContent = result.ok && conn.connected ? "" : reason;
-  el.btn.disabled = !conn.connected || !result.ok;
-  el.wrap.title = el.btn.disabled ? (result.local ? reason : whyTitle(result)) : `${label} (${key})`;
-}
-
-function pauseType(state) {
-  const timer = state?.timer;
-  return timer && !timer.running && timer.remaining_ms > 0 ? "resume_timer" : "pause_timer";
-}
+// ---- the round's buttons ---------------------------------------------------------------------
 
 const ROUND_ACTIONS = [
   { id: "spin", type: "spin", body: () => ({ type: "spin" }), label: () => t("act.spin"), key: "W", cls: "btn-primary" },
@@ -134,18 +50,28 @@ const ROUND_ACTIONS = [
 ];
 const val = (x, s) => (typeof x === "function" ? x(s) : x);
 
+/** describe.js's words, with the team's name where the event names a team by id. */
+function undoText(state) {
+  const undo = state?.undo;
+  if (!undo) return "";
+  const first = undo.first || {};
+  return describeUndo(first.team ? { ...undo, first: { ...first, team: teamName(state, first.team) } } : undo);
+}
+
+const undo = undoControl({ verdict: (state) => move(state, "undo"), describe: undoText });
+
 function buildButtons() {
   const grid = $("actions");
   for (const a of ROUND_ACTIONS) {
-    grid.append(actionButton(a.id, "", "", () => {
+    grid.append(actionButton(a.id, () => {
       const s = conn.state;
       send(a.id, a.body(s), val(a.label, s));
-    }, a.cls || ""));
+    }, { cls: a.cls || "" }));
   }
-  $("undo-row").append(actionButton("undo", "", "", openUndo, "btn-undo"));
+  $("undo-row").append(actionButton("undo", undo.open, { cls: "btn-undo" }));
   $("tables-buttons").append(
-    actionButton("record", "", "", () => record(), "btn-primary record-btn"),
-    actionButton("reset-draft", "", "", () => resetDraft(), "btn-quiet"));
+    actionButton("record", () => record(), { cls: "btn-primary record-btn" }),
+    actionButton("reset-draft", () => resetDraft(), { cls: "btn-quiet" }));
 }
 
 // ---- the sectors: where the physical top stopped ---------------------------------------------
@@ -182,76 +108,30 @@ function renderSectors(state) {
   });
 }
 
-// ---- score, badges, timer ------------------------------------------------------------------
+// ---- score and badges: the club game's own ----------------------------------------------------
 
-function renderScore(state) {
-  $("score-experts").textContent = state ? state.score.experts : "–";
-  $("score-viewers").textContent = state ? state.score.viewers : "–";
-  const central = state?.central?.team;
-  $("experts-name").textContent = central ? teamName(state, central) : t("side.experts");
-  const badges = $("badges");
-  badges.replaceChildren();
-  const fin = $("finished");
-  fin.hidden = !state || state.status !== "finished";
-  if (!state) return;
-  badges.append(h("span", { class: "badge", "data-badge": "target" }, t("badge.target", { n: state.target })));
-  if (state.game_day) badges.append(h("span", { class: "badge", "data-badge": "game_day" }, t("club.badge.day", { day: state.game_day })));
+function clubBadges(state) {
   const lost = teamsOf(state).filter((x) => x.lost_round).length;
-  badges.append(h("span", { class: "badge", "data-badge": "lost" }, t("club.badge.lost", { n: lost, of: teamsOf(state).length })));
-  fin.textContent = state.status === "finished"
-    ? t("finished", { side: sideName(state.winner), experts: state.score.experts, viewers: state.score.viewers }) : "";
+  return [
+    state.game_day ? badge("game_day", t("club.badge.day", { day: state.game_day })) : null,
+    badge("lost", t("club.badge.lost", { n: lost, of: teamsOf(state).length })),
+  ].filter(Boolean);
 }
 
-function renderTimer() {
-  const state = conn.state;
-  const timer = state?.timer;
-  const box = $("timer");
-  if (!timer) {
-    box.dataset.state = "idle";
-    $("timer-kind").textContent = state?.round && state.round.phase !== "closed" ? phaseName(state.round.phase) : "";
-    $("timer-digits").textContent = "–:––";
-    $("timer-fill").style.transform = "scaleX(0)";
-    return;
-  }
-  const left = timer.running ? Math.max(0, timer.ends_at - conn.clock.now()) : timer.remaining_ms;
-  box.dataset.state = !timer.running ? (left > 0 ? "paused" : "done") : left <= 10_000 ? "warning" : "running";
-  const kind = t(`timer.${timer.kind}`);
-  $("timer-kind").textContent = timer.running ? kind : left > 0 ? `${kind} · ${t("timer.paused")}` : `${kind} · ${t("timer.up")}`;
-  $("timer-digits").textContent = clockText(left);
-  $("timer-fill").style.transform = `scaleX(${timer.duration_ms ? Math.min(1, left / timer.duration_ms) : 0})`;
+function expertsName(state) {
+  const central = state?.central?.team;
+  return central ? teamName(state, central) : t("side.experts");
 }
 
-// ---- the question (operator only) -------------------------------------------------------------
+// ---- the question (operator only): who answers it aloud, who sent it ---------------------------
 
-function renderQuestion(state) {
-  const box = $("question");
-  const round = state?.round;
-  box.replaceChildren();
-  if (!round) {
-    box.append(h("p", { class: "muted" }, state ? t("club.before_spin") : ""));
-    return;
-  }
-  const head = [t("sector.n", { n: round.sector }), kindName(round.kind)];
-  if (round.landed !== round.sector) head.push(t("q.landed", { n: round.landed }));
-  if (round.questions > 1) head.push(t("q.of", { i: round.question + 1, n: round.questions }));
-  head.push(phaseName(round.phase));
-  box.append(h("div", { class: "q-head" }, head.join(" · ")));
-  if (round.central_team) box.append(h("p", { class: "q-small" }, t("club.q.aloud", { team: tableLabel(state, round.central_team) })));
-  if (round.text) box.append(h("p", { class: "q-text", id: "q-text" }, round.text));
-  else box.append(h("p", { class: "q-text paper" }, t("q.paper")));
-  (round.media || []).forEach((m) => {
-    const href = safeUrl(m);
-    box.append(href ? h("a", { href, target: "_blank", rel: "noopener noreferrer", class: "q-media" }, m)
-                    : h("span", { class: "q-media" }, m));
-  });
-  if (round.answer) box.append(h("p", { class: "q-answer", id: "q-answer" }, h("span", { class: "lbl" }, t("q.answer")), " ", round.answer));
-  if (round.accepted?.length) box.append(h("p", { class: "q-small" }, `${t("q.accepted")}: ${round.accepted.join("; ")}`));
-  if (round.rejected?.length) box.append(h("p", { class: "q-small" }, `${t("q.rejected")}: ${round.rejected.join("; ")}`));
-  if (round.comment) box.append(h("p", { class: "q-small" }, `${t("q.comment")}: ${round.comment}`));
-  if (round.author) {
-    const who = [round.author.name, round.author.city].filter(Boolean).join(", ");
-    if (who) box.append(h("p", { class: "q-small" }, t("q.author", { who })));
-  }
+function questionHead(round, state) {
+  return round.central_team ? [h("p", { class: "q-small" }, t("club.q.aloud", { team: tableLabel(state, round.central_team) }))] : [];
+}
+
+function questionTail(round) {
+  const who = round.author ? [round.author.name, round.author.city].filter(Boolean).join(", ") : "";
+  return who ? [h("p", { class: "q-small" }, t("q.author", { who }))] : [];
 }
 
 // ---- the Central Table: who sits, candidates, draw / seat, best player -------------------------
@@ -305,8 +185,8 @@ function renderCentral(state) {
     }
   }
   if (!actions.children.length) {
-    actions.append(actionButton("draw", "", "D", () => draw()),
-                   actionButton("seat", "", "S", () => seatChosen(), "btn-primary"));
+    actions.append(actionButton("draw", () => draw()),
+                   actionButton("seat", () => seatChosen(), { cls: "btn-primary" }));
   }
   const seat = move(state, "seat_team");
   actions.hidden = !state || state.rules !== "club" || !!central?.team;
@@ -332,43 +212,22 @@ function seat(id) {
   send("seat", { type: "seat_team", team: id }, t("club.seat_team", { team: teamName(conn.state, id) }));
 }
 
-let bestKey = "";
+const bestPicker = pickerBox("best-picker");
 
 function bestMode(state) {
   return !!state && state.rules === "club" && state.status === "finished" && state.winner === "experts";
 }
 
 function renderBestPicker(state) {
-  const box = $("best-picker");
-  if (!bestMode(state)) {
-    box.hidden = true;
-    box.replaceChildren();
-    bestKey = "";
-    return;
-  }
-  box.hidden = false;
-  const players = state.central?.players || [];
-  const key = `${players.join("|")}|${t("lang.code")}`;
-  if (key !== bestKey) {
-    bestKey = key;
-    box.replaceChildren(h("p", { class: "picker-title" }, t("club.best.pick")));
-    const row = h("div", { class: "picker-players" });
-    players.forEach((p, i) => {
-      const btn = h("button", { type: "button", class: "btn player", "data-player": p, "data-action": "best_player" },
-                    h("span", { class: "label" }, p), i < 9 ? h("kbd", { class: "key" }, `⇧${i + 1}`) : null);
-      btn.addEventListener("click", () => pickBest(p));
-      row.append(btn);
-    });
-    box.append(row, h("p", { class: "muted", id: "best-now" }));
-  }
+  const players = bestMode(state) ? state.central?.players || [] : null;
+  const box = bestPicker.render(players, "best", () => [
+    h("p", { class: "picker-title" }, t("club.best.pick")),
+    playerRow(players, pickBest, { keys: true, action: "best_player" }),
+    h("p", { class: "muted", id: "best-now" }),
+  ]);
+  if (!box) return;
   const ok = move(state, "best_player");
-  box.querySelectorAll(".player").forEach((btn) => {
-    const mine = state.best_player === btn.dataset.player;
-    btn.classList.toggle("chosen", mine);
-    btn.setAttribute("aria-pressed", mine ? "true" : "false");
-    btn.disabled = !conn.connected || !ok.ok;
-    btn.title = ok.ok ? "" : whyTitle(ok);
-  });
+  markPlayers(box, (p) => state.best_player === p, conn.connected && ok.ok, ok.ok ? "" : whyTitle(ok));
   $("best-now").textContent = state.best_player ? t("club.best.named", { player: state.best_player }) : t("club.best.none");
 }
 
@@ -378,7 +237,7 @@ function pickBest(player) {
 
 // ---- the superblitz (if the club plays one): the captain names the player ----------------------
 
-let sbKey = "";
+const sbPicker = pickerBox("sb-picker");
 
 function superblitzMode(state) {
   const r = state?.round;
@@ -386,34 +245,15 @@ function superblitzMode(state) {
 }
 
 function renderSuperblitz(state) {
-  const box = $("sb-picker");
-  if (!superblitzMode(state)) {
-    box.hidden = true;
-    box.replaceChildren();
-    sbKey = "";
-    return;
-  }
-  box.hidden = false;
-  const players = teamById(state, state.round.central_team || state.central?.team)?.players || [];
-  const key = `${players.join("|")}|${t("lang.code")}`;
-  if (key !== sbKey) {
-    sbKey = key;
-    const row = h("div", { class: "picker-players" });
-    players.forEach((p) => {
-      const btn = h("button", { type: "button", class: "btn player", "data-player": p, "data-action": "choose_player" },
-                    h("span", { class: "label" }, p));
-      btn.addEventListener("click", () => send("choose_player", { type: "choose_player", player: p }, t("act.choose_player", { player: p })));
-      row.append(btn);
-    });
-    box.replaceChildren(h("p", { class: "picker-title" }, t("pick.superblitz")), row);
-  }
+  const players = superblitzMode(state) ? teamById(state, state.round.central_team || state.central?.team)?.players || [] : null;
+  const choose = (player) => send("choose_player", { type: "choose_player", player }, t("act.choose_player", { player }));
+  const box = sbPicker.render(players, "superblitz", () => [
+    h("p", { class: "picker-title" }, t("pick.superblitz")),
+    playerRow(players, choose, { action: "choose_player" }),
+  ]);
+  if (!box) return;
   const ok = move(state, "choose_player");
-  box.querySelectorAll(".player").forEach((btn) => {
-    const mine = state.round.player === btn.dataset.player;
-    btn.classList.toggle("chosen", mine);
-    btn.setAttribute("aria-pressed", mine ? "true" : "false");
-    btn.disabled = !conn.connected || !ok.ok;
-  });
+  markPlayers(box, (p) => state.round.player === p, conn.connected && ok.ok);
 }
 
 // ---- the club tables: a draft of marks, sent whole by «Записать» -----------------------------
@@ -598,135 +438,29 @@ function teamAtEntry() {
   return team || null;
 }
 
-// ---- undo: says what it reverts, and asks once more ----------------------------------------
-
-/** describe.js's words, with the team's name where the event names a team by id. */
-function undoText(state) {
-  const undo = state?.undo;
-  if (!undo) return "";
-  const first = undo.first || {};
-  return describeUndo(first.team ? { ...undo, first: { ...first, team: teamName(state, first.team) } } : undo);
-}
-
-let confirmBasis = null;
-
-function renderUndo(state) {
-  const what = undoText(state);
-  setButton("undo", what ? t("act.undo_what", { what }) : t("act.undo"), t("key.undo"), move(state, "undo"));
-  if (!$("confirm").hidden && confirmBasis && (!state || state.id !== confirmBasis.id || state.rev !== confirmBasis.rev)) {
-    closeUndo();
-    notice("info", t("undo.changed"), "", { code: "local" });
-  }
-}
-
-function openUndo() {
-  const state = conn.state;
-  const ok = move(state, "undo");
-  if (!ok.ok) {
-    notice("info", t("refused.local", { action: t("act.undo") }), whyText(ok), { code: "local" });
-    return;
-  }
-  if (!$("confirm").hidden) return;
-  confirmBasis = { id: state.id, rev: state.rev };
-  const yes = h("button", { type: "button", class: "btn btn-danger", id: "undo-yes" },
-                h("span", { class: "label" }, t("undo.yes")), h("kbd", { class: "key" }, "Enter"));
-  const cancel = h("button", { type: "button", class: "btn", id: "undo-no" },
-                   h("span", { class: "label" }, t("undo.no")), h("kbd", { class: "key" }, "Esc"));
-  yes.addEventListener("click", confirmUndo);
-  cancel.addEventListener("click", closeUndo);
-  $("confirm").replaceChildren(h("p", { class: "confirm-text", id: "undo-what" }, t("undo.confirm", { what: undoText(state) })),
-                               h("div", { class: "confirm-actions" }, yes, cancel));
-  $("confirm").hidden = false;
-}
-
-function closeUndo() {
-  $("confirm").hidden = true;
-  $("confirm").replaceChildren();
-  confirmBasis = null;
-}
-
-function confirmUndo() {
-  const basis = confirmBasis;
-  if (!basis) return;
-  const what = undoText(conn.state);
-  closeUndo();
-  send("undo", { type: "undo" }, t("act.undo_what", { what }), basis);
-}
-
 // ---- hotkeys -------------------------------------------------------------------------------
 
 function hotkeyHelp() {
-  const rows = [
+  keyHelp([
     [t("club.keys.digits"), t("club.keys.mark")], ["Enter", t("club.keys.record")], ["R", t("club.record_short")],
     [t("club.keys.digits_s"), t("club.keys.seat")], ["D", t("club.draw")],
     [t("club.keys.digits_l"), t("keys.sector")], ["W", t("act.spin")],
     [t("key.space"), t("act.start_timer")], ["+", t("act.correct")], ["−", t("act.incorrect")],
     ["P", t("keys.pause")], ["⇧1…⇧9", t("club.keys.best")], [t("key.undo"), t("act.undo")], ["Esc", t("keys.escape")],
-  ];
-  $("keys-list").replaceChildren(...rows.flatMap(([k, v]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, v)]));
+  ]);
 }
 
-function typing(target) {
-  return target instanceof HTMLElement
-    && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
-}
-
-function pressesFocused(e) {
-  const el = document.activeElement;
-  return ["Enter", "NumpadEnter", "Space"].includes(e.code)
-    && el instanceof HTMLElement && el.matches("button, summary, a[href]");
-}
-
-function onKey(e) {
-  if (e.isComposing || typing(e.target) || pressesFocused(e)) return;
-  const code = e.code;
-  const mod = e.ctrlKey || e.metaKey || e.altKey;
-  const handled = () => e.preventDefault();
-  if (e.repeat) {
-    if (!mod) handled();
-    return;
-  }
-  const state = conn.state;
-  const confirmOpen = !$("confirm").hidden;
-  if (code === "Escape") {
-    if (confirmOpen) closeUndo();
-    else if (!entry && edited) resetDraft();
-    clearEntry();
-    return handled();
-  }
-  if ((e.ctrlKey || e.metaKey) && !e.altKey && code === "KeyZ") {
-    handled();
-    return openUndo();
-  }
-  if (mod) return;
-  if (code === "Enter" || code === "NumpadEnter") {
-    handled();
-    if (confirmOpen) return confirmUndo();
-    if (entry) {
-      const team = teamAtEntry();
-      if (team) toggle(team.id);
-      return;
-    }
-    if (state?.round && unsaved(state)) record();
-    return;
-  }
+/** The club screen's keys, after the shared frame (round.js). */
+function press(code, shift) {
   if (code === "Backspace") {
-    handled();
-    entry = entry.slice(0, -1);
-    return renderEntry();
+    return () => {
+      entry = entry.slice(0, -1);
+      renderEntry();
+    };
   }
-  const digit = /^(Digit|Numpad)(\d)$/.exec(code);
-  if (digit) {
-    handled();
-    if (e.shiftKey && digit[1] === "Digit") {
-      const p = (state?.central?.players || [])[Number(digit[2]) - 1];
-      if (bestMode(state) && p) pickBest(p);
-      return;
-    }
-    return typeDigit(digit[2]);
-  }
-  if (e.shiftKey) return;
-  const pressed = {
+  if (shift) return null;
+  const state = conn.state;
+  return {
     KeyS: () => {
       if (!entry) return seatChosen();
       const team = teamAtEntry();
@@ -745,16 +479,32 @@ function onKey(e) {
     Minus: () => send("incorrect", { type: "judge", correct: false }, t("act.incorrect")),
     NumpadSubtract: () => send("incorrect", { type: "judge", correct: false }, t("act.incorrect")),
     KeyP: () => send("pause", { type: pauseType(state) }, t(pauseType(state) === "resume_timer" ? "act.resume" : "act.pause")),
-    KeyU: () => openUndo(),
+    KeyU: () => undo.open(),
   }[code];
-  if (pressed) {
-    handled();
-    pressed();
-  }
 }
 
-document.addEventListener("keydown", onKey);
-dropPointerFocus();
+listenKeys(undo, {
+  escape(confirmWasOpen) {
+    if (!confirmWasOpen && !entry && edited) resetDraft();
+    clearEntry();
+  },
+  enter() {
+    if (entry) {
+      const team = teamAtEntry();
+      if (team) toggle(team.id);
+      return;
+    }
+    const state = conn.state;
+    if (state?.round && unsaved(state)) record();
+  },
+  digit: typeDigit,
+  shiftDigit(n) {
+    const state = conn.state;
+    const p = (state?.central?.players || [])[n - 1];
+    if (bestMode(state) && p) pickBest(p);
+  },
+  press,
+});
 
 // ---- rendering -----------------------------------------------------------------------------
 
@@ -771,46 +521,26 @@ function render(state, prev) {
   }
   const gameState = club ? state : null;
   $("game-title").textContent = club ? [state.title, state.central?.team ? teamName(state, state.central.team) : ""].filter(Boolean).join(" — ") : "";
-  if (prev && state && prev.id !== state.id) {
-    notice("info", t("live.switched", { title: state.title || state.id }), "", { code: "local" });
-    chosen = null;
-  }
-  renderScore(gameState);
+  if (switchedGame(state, prev)) chosen = null;
+  renderScore(gameState, expertsName(gameState), clubBadges);
   renderSectors(gameState);
-  renderQuestion(gameState);
+  renderQuestion(gameState, { before: "club.before_spin", afterHead: questionHead, afterComment: questionTail });
   for (const a of ROUND_ACTIONS) setButton(a.id, val(a.label, gameState), val(a.key, gameState), move(gameState, val(a.type, gameState)));
   renderCentral(gameState);
   renderSuperblitz(gameState);
   renderTables(gameState);
-  renderUndo(gameState);
+  undo.render(gameState);
   renderTimer();
-}
-
-let basisTimer = null;
-function showBasis() {
-  const b = conn.basis.basis();
-  document.body.dataset.basisRev = b ? String(b.rev) : "";
-  clearTimeout(basisTimer);
-  const wait = conn.basis.pendingMs();
-  if (wait > 0) basisTimer = setTimeout(showBasis, wait + 5);
 }
 
 buildButtons();
 hotkeyHelp();
 renderEntry();
-conn.on("state", (state, prev) => {
-  render(state, prev);
-  showBasis();
+start({
+  render,
+  onLang() {
+    centralKey = "";
+    hotkeyHelp();
+    renderEntry();
+  },
 });
-conn.on("status", () => {
-  if (conn.state !== undefined) render(conn.state, conn.state);
-});
-onLangChange(() => {
-  centralKey = "";
-  bestKey = "";
-  sbKey = "";
-  hotkeyHelp();
-  renderEntry();
-  if (conn.state !== undefined) render(conn.state, conn.state);
-});
-setInterval(renderTimer, 100);
