@@ -55,6 +55,14 @@ export function refusalText(error) {
   return { title: known ? t(key) : t("err.refused"), detail: error?.message || "" };
 }
 
+/** A refused call as an error notice: our words for its code, the server's own as the detail.
+ * Returns those words ({title, detail}) for a page that also shows them in place. */
+export function noticeRefusal(error) {
+  const words = refusalText(error);
+  notice("error", words.title, words.detail, { code: error?.code });
+  return words;
+}
+
 // ---- language -----------------------------------------------------------------------------
 
 export function wireLanguage(defaultLang) {
@@ -73,16 +81,11 @@ export function wireLanguage(defaultLang) {
 
 // ---- API ----------------------------------------------------------------------------------
 
-/** fetch a JSON endpoint with the session cookie and the CSRF header.
- * Resolves to {ok, status, data}; a network failure gives status 0 and an error body. */
-export async function api(method, path, body) {
-  const cfg = pageConfig();
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (method !== "GET") headers["X-CSRF-Token"] = cfg.csrf || "";
+/** fetch with the session cookie. Resolves to {ok, status, data}: the JSON answer, or an error
+ * body in the API's shape when there is none (status 0: the network failed). */
+export async function request(path, init = {}) {
   try {
-    const r = await fetch(path, { method, headers, credentials: "same-origin",
-                                  body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(path, { credentials: "same-origin", ...init });
     let data = null;
     try { data = await r.json(); } catch { data = null; }
     if (!r.ok && !data?.error) data = { error: { code: `http_${r.status}`, message: r.statusText } };
@@ -90,6 +93,28 @@ export async function api(method, path, body) {
   } catch (e) {
     return { ok: false, status: 0, data: { error: { code: "network", message: String(e?.message || e) } } };
   }
+}
+
+/** The headers of a call to the API: JSON answers, and the CSRF token on every change. */
+export function apiHeaders(method, contentType) {
+  const headers = { Accept: "application/json" };
+  if (contentType) headers["Content-Type"] = contentType;
+  if (method !== "GET") headers["X-CSRF-Token"] = pageConfig().csrf || "";
+  return headers;
+}
+
+/** A JSON endpoint with the session cookie and the CSRF header: request()'s {ok, status, data}. */
+export function api(method, path, body) {
+  return request(path, { method, headers: apiHeaders(method, body === undefined ? null : "application/json"),
+                         body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/** api() for a page that needs the answer: its data, or null once a refusal has been shown. */
+export async function apiData(method, path, body) {
+  const r = await api(method, path, body);
+  if (r.ok) return r.data;
+  noticeRefusal(r.data?.error);
+  return null;
 }
 
 /** Only http(s) and same-site addresses become links or images: a question pack must not be

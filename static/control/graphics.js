@@ -3,7 +3,7 @@
 // each with a reload button. Graphics go through POST /api/graphics — one path, recorded.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, api, notice, refusalText, wireLanguage, dropPointerFocus, fmtTime } from "./common.js";
+import { pageConfig, h, api, apiData, notice, noticeRefusal, wireLanguage, dropPointerFocus, fmtTime } from "./common.js";
 import { ControlConnection } from "./connection.js";
 
 const cfg = pageConfig();
@@ -30,15 +30,11 @@ const store = {
 // ---- taking graphics to air ----------------------------------------------------------------
 
 async function graphic(action, name, data = {}) {
-  const r = await api("POST", "/api/graphics", { action, graphic: name, data });
-  if (!r.ok) {
-    const { title, detail } = refusalText(r.data?.error);
-    notice("error", title, detail, { code: r.data?.error?.code });
-    return null;
-  }
+  const onAir = await apiData("POST", "/api/graphics", { action, graphic: name, data });
+  if (!onAir) return null;
   notice("ok", t(action === "show" ? "gfx.shown" : "gfx.hidden", { name }), "", { code: "ok", ms: 1800 });
-  renderOnAir(r.data);
-  return r.data;
+  renderOnAir(onAir);
+  return onAir;
 }
 
 function durationMs() {
@@ -137,8 +133,7 @@ async function reloadOverlay(o) {
   const r = await api("POST", `/api/overlays/${encodeURIComponent(o.sid)}/reload`);
   if (r.ok) notice("ok", t("gfx.reloaded", { name: o.graphic }), "", { code: "ok" });
   else {
-    const { title, detail } = refusalText(r.data?.error);
-    notice("error", title, detail, { code: r.data?.error?.code });
+    noticeRefusal(r.data?.error);
   }
   setTimeout(loadOverlays, 1500);
 }

@@ -3,7 +3,7 @@
 // a pack holds unplayed questions. «Заполнить конверты» opens the setup page with the pack.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, api, notice, refusalText, wireLanguage, dropPointerFocus, fmtTime } from "./common.js";
+import { pageConfig, h, api, apiData, apiHeaders, request, notice, refusalText, noticeRefusal, wireLanguage, dropPointerFocus, fmtTime } from "./common.js";
 import { ControlConnection } from "./connection.js";
 import { renderPack } from "./packview.js";
 
@@ -19,20 +19,9 @@ let shown = null;   // the pack being read, whole
 // ---- upload --------------------------------------------------------------------------------
 
 /** The file's bytes as they are: the server detects the encoding (KOI8-R, CP1251, UTF-8). */
-async function upload(file) {
-  const url = `/api/packs?filename=${encodeURIComponent(file.name)}`;
-  try {
-    const r = await fetch(url, {
-      method: "POST", credentials: "same-origin", body: file,
-      headers: { Accept: "application/json", "Content-Type": "application/octet-stream", "X-CSRF-Token": cfg.csrf || "" },
-    });
-    let data = null;
-    try { data = await r.json(); } catch { data = null; }
-    if (!r.ok && !data?.error) data = { error: { code: `http_${r.status}`, message: r.statusText } };
-    return { ok: r.ok, status: r.status, data };
-  } catch (e) {
-    return { ok: false, status: 0, data: { error: { code: "network", message: String(e?.message || e) } } };
-  }
+function upload(file) {
+  return request(`/api/packs?filename=${encodeURIComponent(file.name)}`,
+                 { method: "POST", body: file, headers: apiHeaders("POST", "application/octet-stream") });
 }
 
 async function onUpload(e) {
@@ -70,13 +59,9 @@ async function onUpload(e) {
 // ---- the list ------------------------------------------------------------------------------
 
 async function loadPacks() {
-  const r = await api("GET", "/api/packs");
-  if (!r.ok) {
-    const { title, detail } = refusalText(r.data?.error);
-    notice("error", title, detail, { code: r.data?.error?.code });
-    return;
-  }
-  packs = r.data.packs || [];
+  const data = await apiData("GET", "/api/packs");
+  if (!data) return;
+  packs = data.packs || [];
   renderList();
 }
 
@@ -109,8 +94,7 @@ function askDelete(p) {
     box.hidden = true;
     const r = await api("DELETE", `/api/packs/${encodeURIComponent(p.id)}`);
     if (!r.ok) {
-      const { title, detail } = refusalText(r.data?.error);
-      notice("error", title, detail, { code: r.data?.error?.code });
+      noticeRefusal(r.data?.error);
     } else {
       notice("ok", t("packs.deleted", { title: p.title || p.filename }), "", { code: "ok" });
       if (shown?.id === p.id) {
@@ -130,13 +114,9 @@ function askDelete(p) {
 // ---- reading one pack ------------------------------------------------------------------------
 
 async function show(id) {
-  const r = await api("GET", `/api/packs/${encodeURIComponent(id)}`);
-  if (!r.ok) {
-    const { title, detail } = refusalText(r.data?.error);
-    notice("error", title, detail, { code: r.data?.error?.code });
-    return;
-  }
-  shown = r.data;
+  const data = await apiData("GET", `/api/packs/${encodeURIComponent(id)}`);
+  if (!data) return;
+  shown = data;
   history.replaceState(null, "", `?pack=${encodeURIComponent(id)}`);
   renderShown();
   renderList();

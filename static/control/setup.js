@@ -5,7 +5,7 @@
 // (POST /api/packs/<id>/fill), then the viewer's name, city, photo and prize added per envelope.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, api, notice, refusalText, wireLanguage, dropPointerFocus } from "./common.js";
+import { pageConfig, h, api, apiData, notice, refusalText, noticeRefusal, wireLanguage, dropPointerFocus } from "./common.js";
 import { ControlConnection } from "./connection.js";
 import { kindName } from "./describe.js";
 import { renderPack, questionsByRef, isThreePart } from "./packview.js";
@@ -33,13 +33,9 @@ function rules() {
 let games = [];
 
 async function loadGames() {
-  const r = await api("GET", "/api/games");
-  if (!r.ok) {
-    const { title, detail } = refusalText(r.data?.error);
-    notice("error", title, detail, { code: r.data?.error?.code });
-    return;
-  }
-  games = r.data.games || [];
+  const data = await apiData("GET", "/api/games");
+  if (!data) return;
+  games = data.games || [];
   renderGames();
 }
 
@@ -90,8 +86,7 @@ async function putOnAir(id) {
   const r = await api("PUT", "/api/on-air", { game: id });
   if (r.ok) notice("ok", t("setup.now_on_air"), "", { code: "ok" });
   else {
-    const { title, detail } = refusalText(r.data?.error);
-    notice("error", title, detail, { code: r.data?.error?.code });
+    noticeRefusal(r.data?.error);
   }
   loadGames();
 }
@@ -338,8 +333,7 @@ async function choosePack(id) {
   if (id) {
     const r = await api("GET", `/api/packs/${encodeURIComponent(id)}`);
     if (!r.ok) {
-      const { title, detail } = refusalText(r.data?.error);
-      notice("error", title, detail, { code: r.data?.error?.code });
+      noticeRefusal(r.data?.error);
     } else {
       pack = r.data;
       packQuestions = questionsByRef(pack);
@@ -438,15 +432,11 @@ async function setRefs(n, refs) {
   markUsed();
   if (!refs.length || !refsComplete(n)) return;
   // the server turns the pack's questions into envelope questions (handouts, blitz parts)
-  const r = await api("POST", `/api/packs/${encodeURIComponent(pack.id)}/fill`, {
+  const data = await apiData("POST", `/api/packs/${encodeURIComponent(pack.id)}/fill`, {
     rules: rules(), sector_count: SECTORS, sectors: [{ number: n, kind: kindOf(n), questions: refs }],
   });
-  if (!r.ok) {
-    const { title, detail } = refusalText(r.data?.error);
-    notice("error", title, detail, { code: r.data?.error?.code });
-    return;
-  }
-  const sector = r.data.sectors.find((x) => x.number === n);
+  if (!data) return;
+  const sector = data.sectors.find((x) => x.number === n);
   fillEnvelope(n, sector?.questions || [], { open: true });
   notice("ok", t("setup.pack.filled", { n, refs: refs.join(", ") }), "", { code: "ok", ms: 1800 });
 }
@@ -518,8 +508,7 @@ async function randomFill() {
   try {
     const r = await api("POST", `/api/packs/${encodeURIComponent(pack.id)}/fill`, body);
     if (!r.ok) {
-      const { title, detail } = refusalText(r.data?.error);
-      notice("error", title, detail, { code: r.data?.error?.code });
+      const { title, detail } = noticeRefusal(r.data?.error);
       packStatus(`${title}: ${detail}`, "error");
       return;
     }
