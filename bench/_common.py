@@ -19,7 +19,7 @@ import requests
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(ROOT))
-from tests.support import Server, free_port  # noqa: E402
+from tests.support import Server, free_port, stop_process, wait_until_up  # noqa: E402
 
 __all__ = ["BENCH", "ROOT", "Server", "free_port", "pct", "summary", "machine", "load", "wait_quiet",
            "rss_kb", "cpu_s", "busy_s", "BareServer", "ClientPool"]
@@ -104,28 +104,14 @@ class BareServer:
         self.proc = subprocess.Popen([sys.executable, str(BENCH / "bare_server.py"), "--mode", self.mode,
                                       "--port", str(self.port)], cwd=ROOT, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"bare server exited with {self.proc.returncode}")
-            try:
-                if requests.get(self.url + "/", timeout=0.5).ok:
-                    return self
-            except requests.RequestException:
-                time.sleep(0.05)
-        raise RuntimeError("bare server did not start")
+        wait_until_up(self.proc, self.url + "/", timeout, what="bare server")
+        return self
 
     def emit(self, payload: dict) -> int:
         return self.http.post(self.url + "/emit", json=payload, timeout=10).json()["rev"]
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        stop_process(self.proc)
         self.http.close()
 
 

@@ -3,11 +3,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.support import Server
+from tests.support import CHROMIUM, CHROMIUM_ARGS, Server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 # Timing belongs in bench/, not in tests: on a loaded 2-core machine a deadline only adds flakes.
 settings.register_profile("chgk", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -29,3 +33,14 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                  mode=os.environ.get("CHGK_TEST_ASYNC_MODE", "eventlet")).start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """The system Chromium, one per test module: the machine has two cores."""
+    from playwright.sync_api import sync_playwright  # only the modules that use a browser pay for it
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -1,4 +1,5 @@
-"""Helpers shared by the tests: a real server process on a free port, and a small API client."""
+"""Helpers shared by the tests and the benches: a real server process on a free port with a small
+API client, starting and stopping child processes, and the system Chromium's launch settings."""
 from __future__ import annotations
 
 import os
@@ -7,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,11 @@ ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "test-token-1"
 PASSWORD = "test-password-1"
 
+# The system Chromium, never a downloaded browser. Autoplay: overlays play their signals unattended.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync", "--autoplay-policy=no-user-gesture-required"]
+
 
 def free_port(kind: int = socket.SOCK_STREAM) -> int:
     with socket.socket(socket.AF_INET, kind) as s:
@@ -23,8 +30,41 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
         return s.getsockname()[1]
 
 
+def wait_until_up(proc: subprocess.Popen, url: str, timeout: float, what: str = "server",
+                  output: Callable[[], str] = lambda: "") -> None:
+    """Polls `url` until it answers 2xx; raises with the process's output if it exits first or
+    does not answer within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}: {output()}")
+        try:
+            if requests.get(url, timeout=0.5).ok:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not start in {timeout} s: {output()}")
+
+
+def stop_process(proc: subprocess.Popen | None, timeout: float = 10) -> None:
+    """SIGTERM, and SIGKILL if the process has not gone within `timeout` seconds."""
+    if proc and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout)
+
+
 class Server:
-    """`python -m overlay serve` in a child process, with its own data folder."""
+    """`python -m overlay serve` in a child process, with its own data folder. `kill` is a crash
+    (SIGKILL); `start` again reuses the port and the data folder, as an operator restarting the
+    server would."""
+
+    password = PASSWORD
+    token = TOKEN
 
     def __init__(self, data: Path, *, mode: str = "eventlet", demo: bool = True,
                  port: int | None = None, args: tuple[str, ...] = (), env: dict | None = None) -> None:
@@ -35,6 +75,8 @@ class Server:
                     # tests send wrong credentials on purpose; the throttle has tests of its own
                     "CHGK_OVERLAY_LOGIN_ATTEMPTS": "1000", **(env or {})}
         self.proc: subprocess.Popen | None = None
+        self.log = None
+        self.log_path = self.data.parent / f"server-{self.port}.log"
         self.http = requests.Session()
         self.http.headers["Authorization"] = f"Bearer {TOKEN}"
 
@@ -42,25 +84,20 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20) -> "Server":
+    def start(self, timeout: float = 30) -> "Server":
         cmd = [sys.executable, "-m", "overlay", "serve", "--port", str(self.port), "--data", str(self.data),
                "--async-mode", self.mode, *(["--demo"] if self.demo else []), *self.args]
-        self.log = open(self.data.parent / f"server-{self.port}.log", "ab")
+        if self.log:
+            self.log.close()
+        self.log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}: {self.output()}")
-            try:
-                if requests.get(self.url + "/api/time", timeout=0.5).ok:
-                    return self
-            except requests.RequestException:
-                time.sleep(0.05)
-        raise RuntimeError(f"server did not start in {timeout} s: {self.output()}")
+        wait_until_up(self.proc, self.url + "/api/time", timeout, output=self.output)
+        return self
 
     def output(self) -> str:
-        self.log.flush()
-        return (self.data.parent / f"server-{self.port}.log").read_text(errors="replace")[-3000:]
+        if self.log:
+            self.log.flush()
+        return self.log_path.read_text(errors="replace")[-3000:] if self.log_path.exists() else ""
 
     def kill(self) -> None:
         """SIGKILL: no clean shutdown, exactly like a crash."""
@@ -69,12 +106,7 @@ class Server:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_process(self.proc)
         self.http.close()
 
     # API ---------------------------------------------------------------------------------------
@@ -82,8 +114,20 @@ class Server:
     def call(self, method: str, path: str, json: Any = None, **kw: Any) -> requests.Response:
         return self.http.request(method, self.url + path, json=json, timeout=10, **kw)
 
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        """The answer's JSON, once it is known to be a success."""
+        r = self.call(method, path, body)
+        assert r.ok, f"{method} {path} -> {r.status_code} {r.text}"
+        return r.json()
+
     def command(self, game: str, **body: Any) -> requests.Response:
         return self.call("POST", f"/api/games/{game}/commands", body)
+
+    def play(self, game: str, type_: str, **fields: Any) -> dict:
+        """A command that must be accepted; the state it made."""
+        r = self.command(game, type=type_, **fields)
+        assert r.status_code == 200, f"{type_} {fields} -> {r.status_code} {r.text}"
+        return r.json()["state"]
 
     def state(self, game: str) -> dict:
         r = self.call("GET", f"/api/games/{game}")
@@ -93,7 +137,10 @@ class Server:
     def log_length(self, game: str) -> int:
         return len(self.call("GET", f"/api/games/{game}/log").json()["events"])
 
-    def create(self, spec: dict) -> str:
+    def create(self, spec: dict, *, on_air: bool = False) -> str:
         r = self.call("POST", "/api/games", spec)
         assert r.status_code == 201, r.text
-        return r.json()["id"]
+        game = r.json()["id"]
+        if on_air:
+            self.api("PUT", "/api/on-air", {"game": game})
+        return game

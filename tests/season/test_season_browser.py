@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests.support import PASSWORD, Server
 
@@ -15,20 +15,9 @@ from .helpers import club_game, ok, play_club, play_tv, tv_game
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync"]
 PLAYERS = [f"Игрок {c}" for c in "АБВГДЕЖЗИКЛМ"]
 SECRET = "Секретный вопрос"
 ON_AIR = re.compile(r"\bis-in\b")
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -7,25 +7,15 @@ from collections.abc import Iterator
 
 import pytest
 import requests
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from tests.support import PASSWORD, TOKEN, Server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--disable-sync"]
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 IMG = "<img src=x onerror=__xss=1>"
 SCRIPT = "<script>__xss=2</script>"
 SVG = '"><svg onload=__xss=3>'
 ATTR = "' onmouseover=__xss=4 x='"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +26,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
     game = srv.create({"rules": "tv", "title": f"Игра {SCRIPT}",
                        "experts": {"name": f"Команда {IMG}", "players": [IMG, SVG, ATTR], "captain": IMG},
                        "sectors": [{"number": 1, "kind": "regular", "questions": [q]}],
-                       "timers": {"minute": 600_000}})
-    srv.call("PUT", "/api/on-air", {"game": game})
+                       "timers": {"minute": 600_000}}, on_air=True)
     for body in ({"type": "spin", "landed": 1}, {"type": "start_timer"}, {"type": "judge", "correct": True}):
         assert srv.command(game, **body).status_code == 200
     teams = [{"id": f"t{i}", "name": f"{IMG}{i}", "players": [SVG, ATTR]} for i in range(1, 3)]
