@@ -6,6 +6,7 @@ Everything here talks to a real server process (`tests.support.Server`) over rea
 """
 from __future__ import annotations
 
+import base64
 import copy
 import random
 import re
@@ -13,8 +14,9 @@ import sqlite3
 import subprocess
 import threading
 import time
+import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -246,6 +248,20 @@ class Watcher:
         self.sio.disconnect()
 
 
+@contextmanager
+def watching(srv: Server) -> Iterator[tuple[Watcher, Watcher]]:
+    """An overlay screen and a panel (sockets) that have their first state and graphics; both
+    closed at the end."""
+    with ExitStack() as stack:
+        overlay = Watcher(srv.url, "/overlay")
+        stack.callback(overlay.close)
+        panel = Watcher(srv.url, "/control", token=TOKEN)
+        stack.callback(panel.close)
+        for w in (overlay, panel):
+            w.wait(lambda w: w.states and w.graphics, what="first state")
+        yield overlay, panel
+
+
 def drop_connections(port: int) -> str:
     """A network cut seen from the server: destroy the server's end of every established TCP
     connection on `port` (the kernel sends a reset to the peer). Returns what `ss` killed."""
@@ -355,7 +371,7 @@ def integrity(db: Path) -> str:
 def server_output(srv: Server) -> str:
     """Everything the server process has written to stdout and stderr (Server sends both to one file)."""
     srv.log.flush()
-    return (srv.data.parent / f"server-{srv.port}.log").read_text(errors="replace")
+    return srv.log_path.read_text(errors="replace")
 
 
 def login(url: str, password: str = PASSWORD) -> requests.Session:
@@ -367,6 +383,14 @@ def login(url: str, password: str = PASSWORD) -> requests.Session:
                   allow_redirects=False, timeout=10)
     assert r.status_code in (302, 303), (r.status_code, r.text[:300])
     return http
+
+
+def session_payload(value: str) -> str:
+    """What Flask's signed (not encrypted) session cookie carries, readable by anyone holding it."""
+    compressed = value.startswith(".")
+    data = value.lstrip(".").split(".")[0]
+    raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+    return (zlib.decompress(raw) if compressed else raw).decode("utf-8", "replace")
 
 
 def csrf_of(html: str) -> str:

@@ -11,14 +11,11 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
-from tests.faults.helpers import Watcher, drop_connections, tv_spec
+from tests.faults.helpers import Watcher, drop_connections, tv_spec, watching
 from tests.support import PASSWORD, TOKEN, Server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync"]
 # Every value the page's data-connection takes from now on, in order, kept by the page itself.
 CONNECTION_LOG = """
 window.__conn = [document.body.dataset.connection];
@@ -66,63 +63,48 @@ def srv(tmp_path: Path) -> Iterator[Server]:
 
 
 def open_game(srv: Server) -> str:
-    game = srv.create(tv_spec())
-    assert srv.call("PUT", "/api/on-air", {"game": game}).status_code == 200
-    return game
+    return srv.create(tv_spec(), on_air=True)
 
 
-def test_socket_clients_reconnect_after_a_server_side_cut(srv: Server):
+@pytest.fixture
+def watched(srv: Server) -> Iterator[tuple[str, tuple[Watcher, Watcher]]]:
+    """A game on air, watched by an overlay socket and a panel socket."""
     game = open_game(srv)
-    watchers = [Watcher(srv.url, "/overlay"), Watcher(srv.url, "/control", token=TOKEN)]
-    try:
-        for w in watchers:
-            w.wait(lambda w: w.states and w.graphics, what="first state")
-        for cut in (1, 2):
-            killed = drop_connections(srv.port)
-            assert killed.count(f":{srv.port}") >= 2, killed
-            state = command(srv, game, **({"type": "spin", "landed": 4} if cut == 1 else {"type": "start_timer"}))
-            graphics = show(srv, f"После обрыва {cut}")
-            for w in watchers:
-                w.wait(lambda w: w.reconnected(cut) and w.last()["rev"] == state["rev"]
-                       and w.graphics[-1]["seq"] == graphics["seq"], 10,
-                       f"{w.ns} to reconnect after cut {cut} and show rev {state['rev']}")
-                assert w.last()["round"]["sector"] == 4
-                assert w.graphics[-1]["graphics"]["lower-third"]["data"]["title"] == f"После обрыва {cut}"
-        assert srv.proc.poll() is None
-    finally:
-        for w in watchers:
-            w.close()
+    with watching(srv) as watchers:
+        yield game, watchers
 
 
-def test_socket_clients_reconnect_after_a_restart_and_see_what_changed_meanwhile(srv: Server):
-    game = open_game(srv)
-    watchers = [Watcher(srv.url, "/overlay"), Watcher(srv.url, "/control", token=TOKEN)]
-    try:
+def test_socket_clients_reconnect_after_a_server_side_cut(srv: Server, watched: tuple[str, tuple[Watcher, Watcher]]):
+    game, watchers = watched
+    for cut in (1, 2):
+        killed = drop_connections(srv.port)
+        assert killed.count(f":{srv.port}") >= 2, killed
+        state = command(srv, game, **({"type": "spin", "landed": 4} if cut == 1 else {"type": "start_timer"}))
+        graphics = show(srv, f"После обрыва {cut}")
         for w in watchers:
-            w.wait(lambda w: w.states and w.graphics, what="first state")
-        srv.kill()
-        state, graphics = meanwhile(srv, game, "Пока сервер лежал", type="spin", landed=7)
-        srv.start()
-        for w in watchers:
-            w.wait(lambda w: w.reconnected(1) and w.last()["rev"] == state["rev"]
-                   and w.graphics[-1]["seq"] == graphics["seq"], 15, f"{w.ns} to reconnect")
-            assert w.last()["round"]["sector"] == 7
-            revs = w.revs(game)
-            assert revs == sorted(revs)
-    finally:
-        for w in watchers:
-            w.close()
+            w.wait(lambda w: w.reconnected(cut) and w.last()["rev"] == state["rev"]
+                   and w.graphics[-1]["seq"] == graphics["seq"], 10,
+                   f"{w.ns} to reconnect after cut {cut} and show rev {state['rev']}")
+            assert w.last()["round"]["sector"] == 4
+            assert w.graphics[-1]["graphics"]["lower-third"]["data"]["title"] == f"После обрыва {cut}"
+    assert srv.proc.poll() is None
+
+
+def test_socket_clients_reconnect_after_a_restart_and_see_what_changed_meanwhile(
+        srv: Server, watched: tuple[str, tuple[Watcher, Watcher]]):
+    game, watchers = watched
+    srv.kill()
+    state, graphics = meanwhile(srv, game, "Пока сервер лежал", type="spin", landed=7)
+    srv.start()
+    for w in watchers:
+        w.wait(lambda w: w.reconnected(1) and w.last()["rev"] == state["rev"]
+               and w.graphics[-1]["seq"] == graphics["seq"], 15, f"{w.ns} to reconnect")
+        assert w.last()["round"]["sector"] == 7
+        revs = w.revs(game)
+        assert revs == sorted(revs)
 
 
 # Chromium ------------------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
 
 def wait_for(page: Page, attribute: str, rev: int, timeout_ms: int = 15_000) -> None:
     page.wait_for_function(f"r => document.body.dataset.{attribute} === String(r)", arg=rev, timeout=timeout_ms)

@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from tests.faults.helpers import (Ext4, Watcher, fill, integrity, login, panel_csrf, server_output, steady,
-                                  tmpfs, tv_spec, unfill)
+                                  tmpfs, tv_spec, unfill, watching)
 from tests.support import TOKEN, Server
 
 PACK = ("? Текст вопроса из пакета на полном диске.\n! Ответ.\n/ Комментарий.\n@ Автор (Город)\n").encode()
@@ -71,9 +71,8 @@ def refusal_problem(name: str, r: requests.Response) -> str | None:
 
 
 def start_game(srv: Server) -> tuple[str, str]:
-    game = srv.create(tv_spec())
+    game = srv.create(tv_spec(), on_air=True)
     other = srv.create(tv_spec("Запасная игра"))
-    assert srv.call("PUT", "/api/on-air", {"game": game}).status_code == 200
     for body in ({"type": "spin", "landed": 3}, {"type": "start_timer"}):
         assert srv.command(game, **body).status_code == 200
     assert srv.call("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
@@ -109,38 +108,31 @@ def test_full_disk_refuses_every_change_with_503_and_keeps_the_screens_true(tmp_
     data = tmp_path / "data"
     with tmpfs(data, "6m"):
         srv = Server(data, demo=False).start()
-        overlay = panel = None
         try:
             game, other = start_game(srv)
-            overlay = Watcher(srv.url, "/overlay")
-            panel = Watcher(srv.url, "/control", token=TOKEN)
-            overlay.wait(lambda w: w.states and w.graphics, what="first state")
-            panel.wait(lambda w: w.states and w.graphics, what="first state")
-            cookie = login(srv.url)
-            csrf = panel_csrf(cookie, srv.url)
+            with watching(srv) as (overlay, panel):
+                cookie = login(srv.url)
+                csrf = panel_csrf(cookie, srv.url)
 
-            fill(data)
-            before, problems = refused_everything(srv, game, other, overlay, panel)
-            # the panel's logout needs the disk too (it records the revoked login): no 500
-            r = cookie.post(srv.url + "/control/logout", data={"csrf": csrf}, allow_redirects=False, timeout=10)
-            if r.status_code == 500:
-                problems.append(f"logout: 500 {r.text[:200]}")
+                fill(data)
+                before, problems = refused_everything(srv, game, other, overlay, panel)
+                # the panel's logout needs the disk too (it records the revoked login): no 500
+                r = cookie.post(srv.url + "/control/logout", data={"csrf": csrf}, allow_redirects=False, timeout=10)
+                if r.status_code == 500:
+                    problems.append(f"logout: 500 {r.text[:200]}")
 
-            unfill(data)
-            r = srv.command(game, type="judge", correct=True)
-            assert r.status_code == 200, r.text
-            acked = r.json()["state"]
-            assert acked["rev"] == before["state"]["rev"] + 1
-            overlay.wait(lambda w: w.last()["rev"] == acked["rev"], what="the next change on screen")
-            srv.kill()
-            srv.start()
-            assert steady(srv.state(game)) == steady(acked)
-            assert integrity(data / "chgk.sqlite3") == "ok"
-            assert problems == [], "changes not refused with a clear 503"
+                unfill(data)
+                r = srv.command(game, type="judge", correct=True)
+                assert r.status_code == 200, r.text
+                acked = r.json()["state"]
+                assert acked["rev"] == before["state"]["rev"] + 1
+                overlay.wait(lambda w: w.last()["rev"] == acked["rev"], what="the next change on screen")
+                srv.kill()
+                srv.start()
+                assert steady(srv.state(game)) == steady(acked)
+                assert integrity(data / "chgk.sqlite3") == "ok"
+                assert problems == [], "changes not refused with a clear 503"
         finally:
-            for w in (overlay, panel):
-                if w:
-                    w.close()
             srv.stop()
 
 
@@ -154,8 +146,7 @@ def test_time_up_and_graphic_expiry_on_a_full_disk_wait_for_space_without_floodi
         try:
             spec = tv_spec()
             spec["timers"]["minute"] = 1_000
-            game = srv.create(spec)
-            srv.call("PUT", "/api/on-air", {"game": game})
+            game = srv.create(spec, on_air=True)
             srv.command(game, type="spin", landed=2)
             rev = srv.command(game, type="start_timer").json()["state"]["rev"]
             srv.call("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
@@ -186,32 +177,24 @@ def test_time_up_and_graphic_expiry_on_a_full_disk_wait_for_space_without_floodi
 def test_data_folder_turning_read_only_mid_show(tmp_path: Path):
     disk = Ext4(tmp_path / "data.ext4", tmp_path / "data").create()
     srv = Server(disk.mountpoint, demo=False)
-    overlay = panel = None
     try:
         srv.start()
         game, other = start_game(srv)
         acked = srv.state(game)
-        overlay = Watcher(srv.url, "/overlay")
-        panel = Watcher(srv.url, "/control", token=TOKEN)
-        overlay.wait(lambda w: w.states and w.graphics, what="first state")
-        panel.wait(lambda w: w.states and w.graphics, what="first state")
+        with watching(srv) as (overlay, panel):
+            disk.break_readonly()
+            _, problems = refused_everything(srv, game, other, overlay, panel)
+            assert srv.proc.poll() is None, "the server died when its data folder turned read-only"
 
-        disk.break_readonly()
-        _, problems = refused_everything(srv, game, other, overlay, panel)
-        assert srv.proc.poll() is None, "the server died when its data folder turned read-only"
-
-        srv.kill()
-        disk.repair()
-        srv.start()
-        assert steady(srv.state(game)) == steady(acked)
-        assert integrity(disk.mountpoint / "chgk.sqlite3") == "ok"
-        r = srv.command(game, type="judge", correct=True)
-        assert r.status_code == 200, r.text
-        assert problems == [], "changes not refused with a clear 503"
+            srv.kill()
+            disk.repair()
+            srv.start()
+            assert steady(srv.state(game)) == steady(acked)
+            assert integrity(disk.mountpoint / "chgk.sqlite3") == "ok"
+            r = srv.command(game, type="judge", correct=True)
+            assert r.status_code == 200, r.text
+            assert problems == [], "changes not refused with a clear 503"
     finally:
-        for w in (overlay, panel):
-            if w:
-                w.close()
         srv.stop()
         disk.unmount(lazy=True)
 

@@ -4,7 +4,10 @@ everything a refused input must leave alone, and a check that screens can still 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import requests
@@ -62,6 +65,16 @@ def seed(srv: Server) -> Seeded:
            "rid": [str(rid)], "xid": [series], "pack_id": [pack], "tid": ["t1"],
            "name": ["scoreboard", "timer", "full"], "filename": ["classic.css", "themes/classic.css", "lib/client.js"]}
     return Seeded(srv, ids)
+
+
+@contextmanager
+def seeded_server(folder: Path, *args: str) -> Iterator[Seeded]:
+    """A server without the demo game, with these command-line `args`, seeded; stopped afterwards."""
+    srv = Server(folder / "data", demo=False, args=args).start()
+    try:
+        yield seed(srv)
+    finally:
+        srv.stop()
 
 
 def snapshot(seeded: Seeded) -> dict:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -21,8 +20,7 @@ from overlay.graphics import GRAPHICS
 from overlay.rules.commands import VOCABULARY
 from tests.faults.helpers import csrf_of, login
 from tests.hostile.common import (AUTH, NASTY, Seeded, alive, clear_timed_graphics, deep_json, dumps, json_values,
-                                  screens_still_connect, seed, snapshot)
-from tests.support import Server
+                                  screens_still_connect, snapshot)
 
 
 def app_routes() -> list[tuple[str, str, tuple[str, ...], tuple[str, ...]]]:
@@ -46,15 +44,6 @@ KEYS = ["type", "landed", "correct", "player", "granted", "players", "team", "ex
         "reason", "member", "members", "status", "date", "adult", "rating_id", "receipt", "amount", "absent",
         "points", "kind", "crystal_sphinx", "games", "scope", "winner", "toml", "event", "fields", "scene",
         "csrf", "password", "next", "delete", "players", "fee_individual", "duels"]
-
-
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Seeded]:
-    srv = Server(tmp_path_factory.mktemp("fuzz") / "data", demo=False).start()
-    try:
-        yield seed(srv)
-    finally:
-        srv.stop()
 
 
 @pytest.fixture(scope="module")

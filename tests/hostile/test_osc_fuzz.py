@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from overlay.osc.routes import ROUTES
-from tests.hostile.common import AUTH, NASTY, Seeded, alive, clear_timed_graphics, screens_still_connect, seed, snapshot
-from tests.support import Server, free_port
+from tests.hostile.common import (AUTH, NASTY, Seeded, alive, clear_timed_graphics, screens_still_connect,
+                                  seeded_server, snapshot)
+from tests.support import free_port
 
 
 def pad(b: bytes) -> bytes:
@@ -110,12 +111,9 @@ def osc_port() -> int:
 
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory: pytest.TempPathFactory, osc_port: int) -> Iterator[Seeded]:
-    srv = Server(tmp_path_factory.mktemp("oscfuzz") / "data", demo=False,
-                 args=("--osc-listen", f"127.0.0.1:{osc_port}")).start()
-    try:
-        yield seed(srv)
-    finally:
-        srv.stop()
+    """The seeded server, listening for OSC."""
+    with seeded_server(tmp_path_factory.mktemp("oscfuzz"), "--osc-listen", f"127.0.0.1:{osc_port}") as s:
+        yield s
 
 
 @pytest.fixture(scope="module")

@@ -20,22 +20,13 @@ from hypothesis import strategies as st
 from overlay.graphics import GRAPHICS
 from overlay.rules.commands import VOCABULARY
 from tests.hostile.common import (NASTY, Seeded, alive, clear_timed_graphics, json_values, screens_still_connect,
-                                  seed, snapshot)
-from tests.support import TOKEN, Server
+                                  snapshot)
+from tests.support import TOKEN
 
 # events that have a handler and answer with an acknowledgement, per namespace
 ACKED = {"/control": ["command", "undo", "graphics", "follow"], "/overlay": ["follow", "time"]}
 UNACKED = {"/control": ["hello", "time", "state", "connect", "disconnect", "message"],
            "/overlay": ["command", "undo", "graphics", "hello", "state", "message", "connect"]}
-
-
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Seeded]:
-    srv = Server(tmp_path_factory.mktemp("sockfuzz") / "data", demo=False).start()
-    try:
-        yield seed(srv)
-    finally:
-        srv.stop()
 
 
 class Clients:

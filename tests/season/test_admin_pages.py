@@ -2,36 +2,21 @@
 with the server's message and nothing changed, a form accepted, recorded and redirected."""
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import pytest
 import requests
 
-from tests.support import PASSWORD, Server
+from tests.faults.helpers import csrf_of, login
+from tests.support import Server
 
 from .helpers import ok
 
 
 @pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("admin") / "data", demo=False).start()
-    yield server
-    server.stop()
-
-
-def csrf_of(html: str) -> str:
-    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
-
-
-@pytest.fixture(scope="module")
 def browser(srv: Server) -> Iterator[requests.Session]:
     """A logged-in panel session (cookie), as a person at the admin pages has."""
-    s = requests.Session()
-    login = s.get(srv.url + "/control/", timeout=5)
-    r = s.post(srv.url + "/control/login", data={"csrf": csrf_of(login.text), "password": PASSWORD},
-               allow_redirects=False, timeout=5)
-    assert r.status_code in (302, 303)
+    s = login(srv.url)
     yield s
     s.close()
 

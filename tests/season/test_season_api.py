@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
 
 import pytest
 import requests
@@ -21,13 +20,6 @@ A = ["Анна Арбузова", "Артём Абрамов", "Алла Аки�
 B = ["Борис Белов", "Вера Васнецова", "Глеб Громов", "Дина Дымова", "Егор Ершов", "Жанна Жукова", "Зоя Зимина"]
 C = ["Игорь Ильин", "Кира Котова"]
 SECRET = "Тайный вопрос клуба"
-
-
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("league") / "data", demo=False).start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,6 @@
 duels decided by margin and by finish order, the final series, overrides with reasons."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tests.support import Server
@@ -11,13 +9,6 @@ from tests.support import Server
 from .helpers import command, count_actions, ok, play_tv, refused, tv_game
 
 STARS = ["Звёзды эстрады", "Звёзды спорта", "Политики", "Актёры"]
-
-
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("series") / "data", demo=False).start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")

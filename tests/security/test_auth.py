@@ -4,10 +4,8 @@ server processes; the throttle tests each get a fresh server, since the throttle
 address (all of ours are 127.0.0.1) for a minute."""
 from __future__ import annotations
 
-import base64
 import json
 import re
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +13,7 @@ import pytest
 import requests
 import socketio
 
-from tests.faults.helpers import csrf_of, login, tv_spec
+from tests.faults.helpers import csrf_of, login, session_payload, tv_spec
 from tests.support import PASSWORD, TOKEN, Server
 
 ATTEMPTS = 5  # LOGIN_ATTEMPTS, the default; set explicitly so that a test setup may raise it elsewhere
@@ -239,14 +237,6 @@ def test_control_socket_refuses_a_cookie_from_another_origin(shared: Server):
 
 
 # the cookie itself --------------------------------------------------------------------------------
-
-def session_payload(value: str) -> str:
-    """What Flask's signed (not encrypted) session cookie carries, readable by anyone holding it."""
-    compressed = value.startswith(".")
-    data = value.lstrip(".").split(".")[0]
-    raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
-    return (zlib.decompress(raw) if compressed else raw).decode("utf-8", "replace")
-
 
 def test_session_cookie_is_httponly_samesite_and_holds_no_secret(shared: Server):
     http = requests.Session()

@@ -4,18 +4,16 @@ typed as the password, the password sent as a bearer token, bad sockets, bad OSC
 HTTP response, header or page — whoever asks: nobody, a token holder or a logged-in panel."""
 from __future__ import annotations
 
-import base64
 import re
 import secrets
 import socket
 import time
-import zlib
 from pathlib import Path
 
 import requests
 import socketio
 
-from tests.faults.helpers import csrf_of, server_output, tv_spec
+from tests.faults.helpers import csrf_of, server_output, session_payload, tv_spec
 from tests.support import Server, free_port
 
 
@@ -32,13 +30,6 @@ def routes() -> list[str]:
         out = [r.rule for r in app.url_map.iter_rules() if "GET" in r.methods]
         app.extensions["chgk"].store.close()
     return sorted(out)
-
-
-def cookie_payload(value: str) -> str:
-    compressed = value.startswith(".")
-    data = value.lstrip(".").split(".")[0]
-    raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
-    return (zlib.decompress(raw) if compressed else raw).decode("utf-8", "replace")
 
 
 def test_secrets_are_never_logged_nor_answered(tmp_path: Path):
@@ -92,7 +83,7 @@ def test_secrets_are_never_logged_nor_answered(tmp_path: Path):
                 osc.sendto(dgram, ("127.0.0.1", osc_port))
         time.sleep(0.3)  # OSC refusals are logged from the receive loop
         for value in panel.cookies.values():
-            answers.append(("session cookie", cookie_payload(value) if "." in value else value))
+            answers.append(("session cookie", session_payload(value) if "." in value else value))
         logout_csrf = csrf_of(panel.get(url + "/control/", timeout=10).text)
         panel.post(url + "/control/logout", data={"csrf": logout_csrf}, timeout=10)
     finally:

@@ -6,8 +6,10 @@ import time
 from typing import Any
 
 import pytest
+import requests
 import socketio
 
+from tests.faults.helpers import login, panel_csrf
 from tests.support import TOKEN, Server
 
 
@@ -133,13 +135,12 @@ def test_control_commands_and_undo_with_acks(server: Server, overlay: Client):
         ctl.close()
 
 
+def cookie_of(http: requests.Session) -> str:
+    return "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+
+
 def test_control_with_login_session_cookie(server: Server):
-    import requests
-    s = requests.Session()
-    page = s.get(server.url + "/control/", timeout=5).text
-    csrf = page.split('name="csrf" value="')[1].split('"')[0]
-    s.post(server.url + "/control/login", data={"password": "test-password-1", "csrf": csrf}, timeout=5)
-    cookie = "; ".join(f"{k}={v}" for k, v in s.cookies.items())
+    cookie = cookie_of(login(server.url))
     sio = socketio.Client(reconnection=False)
     sio.connect(server.url, namespaces=["/control"], headers={"Cookie": cookie}, transports=["websocket"])
     try:
@@ -149,19 +150,13 @@ def test_control_with_login_session_cookie(server: Server):
 
 
 def test_logout_refuses_the_cookie_and_closes_its_sockets(server: Server):
-    import requests
-    s = requests.Session()
-    page = s.get(server.url + "/control/", timeout=5).text
-    csrf = page.split('name="csrf" value="')[1].split('"')[0]
-    s.post(server.url + "/control/login", data={"password": "test-password-1", "csrf": csrf}, timeout=5)
-    old_cookie = "; ".join(f"{k}={v}" for k, v in s.cookies.items())
+    s = login(server.url)
+    old_cookie = cookie_of(s)
     closed = []
     sio = socketio.Client(reconnection=False)
     sio.on("disconnect", lambda *a: closed.append(True), namespace="/control")
     sio.connect(server.url, namespaces=["/control"], headers={"Cookie": old_cookie}, transports=["websocket"])
-    panel = s.get(server.url + "/control/", timeout=5).text
-    csrf = panel.split('name="csrf" value="')[1].split('"')[0]
-    s.post(server.url + "/control/logout", data={"csrf": csrf}, timeout=5)
+    s.post(server.url + "/control/logout", data={"csrf": panel_csrf(s, server.url)}, timeout=5)
     deadline = time.monotonic() + 3
     while not closed and time.monotonic() < deadline:
         time.sleep(0.05)
