@@ -27,7 +27,7 @@ export default function create(root, ctx) {
 
   function fill(team) {
     setText(name, team.name);
-    players.replaceChildren(...(team.players || []).map((p, i) => h("li", { style: `--i: ${i}`, text: p })));
+    players.replaceChildren(...(team.players || []).map((p, i) => h("li", { class: "strap-line", style: `--i: ${i}`, text: p })));
   }
 
   function render() {
