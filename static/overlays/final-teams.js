@@ -1,9 +1,10 @@
 // The season Final (seed 004): the Club team and the Central Table team, each team's tv game
 // score once it is played, the winner and the Crystal Sphinx once decided. A cue: on air while
-// `graphics` has "final-teams" shown, data {season?}. Data from the public league endpoint.
+// `graphics` has "final-teams" shown, data {season?}. Data from the public league endpoint
+// (lib/league.js).
 
-import { h, part, setText, show } from "../lib/dom.js";
-import { cueVisibility, leagueSource, leagueText } from "./season-rating.js";
+import { h, part, setText } from "../lib/dom.js";
+import { leagueGraphic, leagueText } from "../lib/league.js";
 
 const NAME = "final-teams";
 
@@ -16,8 +17,6 @@ export default function create(root, ctx) {
     club: ref("club"), central: ref("central"), clubName: ref("club-name"), centralName: ref("central-name"),
     clubScore: ref("club-score"), centralScore: ref("central-score"),
   };
-  let data = null;
-  let onAir = false;
 
   function players(list, names) {
     const key = JSON.stringify(names);
@@ -31,10 +30,9 @@ export default function create(root, ctx) {
     box.classList.toggle("playing", !!game && game.status !== "finished");
   }
 
-  function render() {
+  function draw(data) {
     const teams = data?.final_teams;
-    show(el, onAir && !!teams);
-    if (!data || !teams) return;
+    if (!teams) return false;
     setText(f.title, tx("final"));
     setText(f.sub, data.season?.name || "");
     setText(f.clubName, tx("club"));
@@ -51,25 +49,8 @@ export default function create(root, ctx) {
     setText(f.foot, winner
       ? `${tx("winner")}: ${tx(winner)}${sphinx ? ` · ${tx("sphinx")}: ${sphinx}` : ""}`
       : teams.provisional ? tx("provisional") : "");
+    return true;
   }
 
-  const source = leagueSource("seasons", ctx, (d) => {
-    data = d;
-    render();
-  });
-  const visibility = cueVisibility(NAME, ctx, (on, d) => {
-    onAir = on;
-    if (on) source.cue(d);
-    render();
-  });
-  source.refresh();
-
-  return {
-    update(state) {
-      source.state(state);
-    },
-    cue(graphics) {
-      visibility(graphics);
-    },
-  };
+  return leagueGraphic(NAME, "seasons", el, ctx, draw);
 }

@@ -1,123 +1,14 @@
 // The club league season's individual rating, top players (RULES.md §5: correct + Central
 // Table answers per qualifying game). Not game state but a cue: on air while `graphics` has
 // "season-rating" shown, data {season?, top?, title?}. The rows come from the public league
-// endpoint, fetched again whenever the server says league data changed (socket "league").
-// Also exports `leagueSource`, the fetch-and-refresh helper final-teams and series share.
+// endpoint (lib/league.js).
 
-import { h, part, setText, show } from "../lib/dom.js";
+import { h, part, setText } from "../lib/dom.js";
+import { leagueGraphic, leagueText } from "../lib/league.js";
 
 const NAME = "season-rating";
 const DEFAULT_TOP = 10;
 const TWO_COLUMNS_FROM = 11;
-
-const STRINGS = {
-  ru: { title: "Рейтинг сезона", points: "очки", games: "игр", empty: "Отборочные игры ещё не сыграны",
-        central_table: "Команда Центрального стола", club: "Команда Клуба", final: "Финал сезона",
-        winner: "Победитель", provisional: "Предварительный состав", duels: "Дуэли", final_series: "Финальная серия",
-        series: "Звёздные войны", to_play: "Впереди", sphinx: "Хрустальный Сфинкс", experts: "Знатоки", viewers: "Телезрители" },
-  uk: { title: "Рейтинг сезону", points: "очки", games: "ігор", empty: "Відбіркові ігри ще не зіграно",
-        central_table: "Команда Центрального столу", club: "Команда Клубу", final: "Фінал сезону",
-        winner: "Переможець", provisional: "Попередній склад", duels: "Дуелі", final_series: "Фінальна серія",
-        series: "Зоряні війни", to_play: "Попереду", sphinx: "Кришталевий Сфінкс", experts: "Знавці", viewers: "Телеглядачі" },
-  en: { title: "Season rating", points: "points", games: "games", empty: "No qualifying game played yet",
-        central_table: "Central Table team", club: "Club team", final: "Season Final",
-        winner: "Winner", provisional: "Provisional line-up", duels: "Duels", final_series: "Final series",
-        series: "Star Wars", to_play: "To be played", sphinx: "Crystal Sphinx", experts: "Experts", viewers: "Viewers" },
-};
-
-/** Strings of the league graphics in the page's language (Russian by default). */
-export function leagueText(lang) {
-  const table = STRINGS[lang] || STRINGS.ru;
-  return (key) => table[key] ?? STRINGS.ru[key] ?? key;
-}
-
-/**
- * Where a league graphic gets its data. `kind` is "seasons" or "series"; the id comes from the
- * cue's data, else the page's query (?season= / ?series=), else the followed game's season,
- * else the newest one. `onData(data)` is called with each fetched public view (null: none).
- */
-export function leagueSource(kind, ctx, onData) {
-  const key = kind === "seasons" ? "season" : "series";
-  const query = new URLSearchParams(location.search);
-  let cueId = null;
-  let gameSeason = null;
-  let wanted = null;
-  let seq = 0;
-  let hooked = false;
-
-  async function pickId() {
-    if (cueId) return cueId;
-    if (query.get(key)) return query.get(key);
-    if (kind === "seasons" && gameSeason) return gameSeason;
-    const index = await (await fetch("/api/public/league", { cache: "no-store" })).json();
-    const list = index[kind] || [];
-    return list.length ? list[list.length - 1].id : null;
-  }
-
-  async function refresh() {
-    const mine = ++seq;
-    try {
-      const id = await pickId();
-      if (!id) {
-        if (mine === seq) onData(null);
-        return;
-      }
-      const extra = kind === "seasons" ? "?top=20" : "";
-      const r = await fetch(`/api/public/${kind}/${encodeURIComponent(id)}${extra}`, { cache: "no-store" });
-      const data = r.ok ? await r.json() : null;
-      if (mine === seq) onData(data); // a newer request supersedes this answer
-    } catch {
-      /* the server is away: keep what is on screen; the next notice or cue fetches again */
-    }
-  }
-
-  function hook() {
-    if (hooked) return;
-    const socket = window.chgkOverlay?.socket;
-    if (!socket) return;
-    hooked = true;
-    socket.on("league", () => refresh());
-    socket.on("connect", () => refresh()); // changes missed while disconnected
-  }
-  queueMicrotask(hook);
-
-  return {
-    refresh,
-    /** Cue data changed: another season or series may be wanted. */
-    cue(data) {
-      hook();
-      const id = data?.[key] ? String(data[key]) : null;
-      const next = JSON.stringify([id]);
-      if (next !== wanted) {
-        wanted = next;
-        cueId = id;
-        refresh();
-      }
-    },
-    /** The followed game's state: its season is the default one. */
-    state(state) {
-      hook();
-      const s = state?.season ?? null;
-      if (s !== gameSeason) {
-        gameSeason = s;
-        if (!cueId && !query.get(key)) refresh();
-      }
-    },
-  };
-}
-
-/** Visibility of a cue-driven graphic: shown while `graphics` has it, until `expires_at`. */
-export function cueVisibility(name, ctx, apply) {
-  let outTimer = 0;
-  return (onAir) => {
-    clearTimeout(outTimer);
-    const entry = onAir[name];
-    const ends = entry?.expires_at ?? null;
-    const on = !!entry && (ends == null || ctx.clock.now() < ends);
-    apply(on, entry?.data || {});
-    if (on && ends != null) outTimer = setTimeout(() => apply(false, entry.data || {}), Math.max(0, ends - ctx.clock.now()));
-  };
-}
 
 export default function create(root, ctx) {
   const el = part(root, NAME);
@@ -125,21 +16,17 @@ export default function create(root, ctx) {
   const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
   const f = { title: ref("title"), sub: ref("sub"), list: ref("list"), empty: ref("empty") };
   const query = new URLSearchParams(location.search);
-  let data = null;
-  let cueData = {};
-  let onAir = false;
 
-  function top() {
+  function top(cueData) {
     const n = Number(cueData.top ?? query.get("top") ?? DEFAULT_TOP);
     return Number.isInteger(n) && n > 0 ? Math.min(n, 20) : DEFAULT_TOP;
   }
 
-  function render() {
-    show(el, onAir && !!data);
-    if (!data) return;
+  function draw(data, cueData) {
+    if (!data) return false;
     setText(f.title, cueData.title || tx("title"));
     setText(f.sub, data.season?.name || "");
-    const rows = (data.rating || []).slice(0, top());
+    const rows = (data.rating || []).slice(0, top(cueData));
     el.classList.toggle("two", rows.length >= TWO_COLUMNS_FROM);
     f.list.style.setProperty("--rows", String(rows.length >= TWO_COLUMNS_FROM ? Math.ceil(rows.length / 2) : rows.length));
     const key = JSON.stringify(rows);
@@ -153,26 +40,8 @@ export default function create(root, ctx) {
     }
     setText(f.empty, rows.length ? "" : tx("empty"));
     el.dataset.season = data.season?.id || "";
+    return true;
   }
 
-  const source = leagueSource("seasons", ctx, (d) => {
-    data = d;
-    render();
-  });
-  const visibility = cueVisibility(NAME, ctx, (on, d) => {
-    onAir = on;
-    cueData = d;
-    if (on) source.cue(d);
-    render();
-  });
-  source.refresh(); // ready before the first cue: the graphic comes in at once
-
-  return {
-    update(state) {
-      source.state(state);
-    },
-    cue(graphics) {
-      visibility(graphics);
-    },
-  };
+  return leagueGraphic(NAME, "seasons", el, ctx, draw);
 }

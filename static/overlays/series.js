@@ -2,8 +2,8 @@
 // viewers, the team that advances in gold) and the final series table (best margin first).
 // A cue: on air while `graphics` has "series" shown, data {series?}. Public data only.
 
-import { h, part, setText, show } from "../lib/dom.js";
-import { cueVisibility, leagueSource, leagueText } from "./season-rating.js";
+import { h, part, setText } from "../lib/dom.js";
+import { leagueGraphic, leagueText } from "../lib/league.js";
 
 const NAME = "series";
 
@@ -15,9 +15,6 @@ export default function create(root, ctx) {
   const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
   const f = { title: ref("title"), duels: ref("duels"), final: ref("final"), winner: ref("winner"),
               duelsLabel: ref("duels-label"), finalLabel: ref("final-label"), none: ref("none") };
-  let data = null;
-  let onAir = false;
-
   function entry(g, winner) {
     const finished = g.status === "finished";
     return h("div", { class: `sw-entry${g.team === winner ? " won" : ""}${finished ? "" : " playing"}`, "data-team": g.team },
@@ -25,9 +22,8 @@ export default function create(root, ctx) {
       h("span", { class: "sw-score", text: `${g.score.experts}:${g.score.viewers}` }));
   }
 
-  function render() {
-    show(el, onAir && !!data);
-    if (!data) return;
+  function draw(data) {
+    if (!data) return false;
     setText(f.title, data.name || tx("series"));
     setText(f.duelsLabel, tx("duels"));
     setText(f.finalLabel, tx("final_series"));
@@ -46,25 +42,9 @@ export default function create(root, ctx) {
     }
     setText(f.winner, data.winner ? `${tx("winner")}: ${data.winner}` : "");
     el.dataset.winner = data.winner || "";
+    return true;
   }
 
-  const source = leagueSource("series", ctx, (d) => {
-    data = d;
-    render();
-  });
-  const visibility = cueVisibility(NAME, ctx, (on, d) => {
-    onAir = on;
-    if (on) source.cue(d);
-    render();
-  });
-  source.refresh();
-
-  return {
-    update() {
-      /* cue-driven: the followed game does not choose the series */
-    },
-    cue(graphics) {
-      visibility(graphics);
-    },
-  };
+  // cue-driven only: the followed game does not choose the series
+  return leagueGraphic(NAME, "series", el, ctx, draw);
 }
