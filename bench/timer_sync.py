@@ -1,22 +1,31 @@
 """Timer agreement: several real Chromium pages showing `/overlays/timer` during a running minute.
 
-    python bench/timer_sync.py [--pages 5] [--mode eventlet] [--seconds 62]
+    python bench/timer_sync.py [--pages 5] [--mode eventlet] [--seconds 62] [--max-wait 0]
 
 Opens `--pages` pages (each in its own browser context, like separate OBS browser sources) on a
-demo server, waits until every page has measured its clock offset, starts the minute, and has
-each page log, with `performance.timeOrigin + performance.now()`, every change of the digits it
-shows ("0:59", …, "9,9", …, "0,0") and its frame rate.
+demo server, waits until every page has measured its clock offset (and, where the client runs
+one, its second sync round), starts the minute, and has each page log every change of the digits
+it shows ("0:59", …, "9,9", …, "0,0"), its frame times and its frame rate.
 
 Server and browser share this machine's wall clock (`time.time()` and `Date.now()` read the same
 CLOCK_REALTIME), so server time is known in every page without any network: a label ought to
 appear at the instant the server's countdown reaches it (`ends_at − 59 000` for "0:59",
-`ends_at − 9 900` for "9,9"). Reported:
+`ends_at − 9 900` for "9,9"). Page times are read with `performance.now()` and mapped to the wall
+clock to a fraction of a ms (the largest `Date.now() − performance.now()` over 30 ms: Date.now()
+counts whole ms). For each change, two instants:
 
-* per page: its clock offset (ideal 0 here) and the sync round trip, frames per second, and the
-  lag of each displayed change behind server time (a change can only show on the next frame:
-  0 – 16.7 ms at 60 Hz is perfect);
-* across pages: for each label, the spread between the first and the last page to show it
-  (target: within one frame).
+* changed: when the page changed the DOM (a MutationObserver, in the frame's script);
+* shown: the timestamp of the first frame of the page that begins after that change, i.e. the
+  vsync at which the frame carrying the change is put on screen (headless Chromium has no real
+  display: this is the closest instant a page can observe; a frame's timestamp is its vsync even
+  when a busy page runs its callbacks late, so "begins after" compares timestamps with the
+  change's own instant, not with the timestamp of the frame that made it).
+
+Reported: per page, its clock offset (ideal 0 here), the sync round trip and rounds, frames per
+second and frame interval, and the lag of each change behind server time, as changed and as
+shown. A label can only appear on a vsync, so a shown lag of 0 – 16.7 ms at 60 Hz is perfect
+(a page that draws for "now" shows one frame later: 16.7 – 33.3 ms). Across pages: for each
+label, the spread between the first and the last page to show it (target: within one frame).
 
 Runs with `--disable-gpu` as the project's browser tests do; headless Chromium paces frames at
 60 Hz by itself.
@@ -24,6 +33,8 @@ Runs with `--disable-gpu` as the project's browser tests do; headless Chromium p
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import re
 import statistics
 import tempfile
@@ -32,28 +43,70 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from _common import Server, machine, pct
+from _common import Server, busy_s, machine, pct, wait_quiet
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--no-first-run", "--disable-sync"]
 
 INSTRUMENT = """() => {
+  // performance.now() -> wall clock: Date.now() - performance.now() is largest just after
+  // Date.now() ticks, where it is the true difference.
+  let anchor = -Infinity;
+  const t0 = performance.now();
+  while (performance.now() - t0 < 30) anchor = Math.max(anchor, Date.now() - performance.now());
   const digits = document.querySelector('[data-ref="digits"]');
-  const log = [];
+  const log = [];      // [changed, frame, shown, label], performance.now() ms
+  const pending = [];  // changes whose frame has not been followed by the next one yet
   let last = digits.textContent;
   new MutationObserver(() => {
     const text = digits.textContent;
-    if (text !== last) { log.push([performance.timeOrigin + performance.now(), text]); last = text; }
+    if (text === last) return;
+    const entry = [performance.now(), document.timeline.currentTime, null, text];
+    log.push(entry);
+    pending.push(entry);
+    last = text;
   }).observe(digits, {childList: true, characterData: true, subtree: true});
   let frames = 0;
-  const t0 = performance.now();
-  const count = () => { frames++; requestAnimationFrame(count); };
+  let prev = null;
+  const deltas = [];
+  const count = (ts) => {
+    frames++;
+    if (prev !== null) deltas.push(ts - prev);
+    prev = ts;
+    // A change is put on screen at the first vsync after it was made: the first frame that
+    // begins later (a frame's timestamp is its vsync; a busy page may start it late).
+    while (pending.length && pending[0][0] < ts) pending.shift()[2] = ts;
+    requestAnimationFrame(count);
+  };
   requestAnimationFrame(count);
-  window.__bench = {log, fps: () => 1000 * frames / (performance.now() - t0)};
+  window.__bench = {log, anchor, fps: () => 1000 * frames / (performance.now() - t0),
+                    interval: () => [...deltas].sort((a, b) => a - b)[deltas.length >> 1]};
   const c = window.chgkOverlay.clock;
-  return {offset: c.offset, rtt: c.rtt, skew: Date.now() - (performance.timeOrigin + performance.now())};
+  return {offset: c.offset, rtt: c.rtt, rounds: c.rounds ?? 1, anchor,
+          skew: anchor - performance.timeOrigin};
 }"""
+
+
+def tree_cpu_s() -> float:
+    """CPU seconds used so far by this process and its descendants (the server, Playwright's
+    driver, Chromium): what the machine spends that is ours."""
+    procs: dict[int, tuple[int, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        procs[int(d.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    ours, todo = set(), [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        ours.add(pid)
+        todo += [child for child, (parent, _) in procs.items() if parent == pid and child not in ours]
+    return sum(procs[pid][1] for pid in ours if pid in procs)
 
 
 def ideal(label: str, ends_at: float) -> float | None:
@@ -67,13 +120,34 @@ def ideal(label: str, ends_at: float) -> float | None:
     return None
 
 
+def lags_of(log: list, anchor: float, ends_at: float) -> list[tuple[str, float, float]]:
+    """(label, changed lag, shown lag) of each countdown change in a page's log, ms."""
+    out = []
+    for changed, _frame, shown, label in log:
+        target = ideal(label, ends_at)
+        if target is None or target <= ends_at - 60_000 or shown is None:
+            continue  # not a countdown label, "1:00" (drawn before the start), or never shown
+        out.append((label, changed + anchor - target, shown + anchor - target))
+    return out
+
+
+def stats(xs: list[float]) -> str:
+    return f"median {statistics.median(xs):.2f}, p99 {pct(xs, 99):.2f}, min {min(xs):.2f}, max {max(xs):.2f}"
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--pages", type=int, default=5)
     p.add_argument("--mode", default="eventlet", choices=("eventlet", "threading", "gevent"))
     p.add_argument("--seconds", type=float, default=62, help="how long to watch (a minute is 60 s)")
+    p.add_argument("--quiet", type=float, default=0.3,
+                   help="before starting, wait until other processes use fewer cores than this")
+    p.add_argument("--max-wait", type=float, default=0, help="…for at most this many seconds (0: don't wait)")
+    p.add_argument("--json", type=Path, default=None, help="also write every page's clock and log here")
     args = p.parse_args()
     print(f"machine: {machine()}")
+    if args.max_wait:
+        print(f"other load before the start: {wait_quiet(args.quiet, args.max_wait):.2f} cores")
     with tempfile.TemporaryDirectory(prefix="chgk-timer-") as tmp, sync_playwright() as pw:
         srv = Server(Path(tmp) / "data", mode=args.mode).start()
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -86,47 +160,64 @@ def main() -> None:
                 pages.append(page)
             for page in pages:
                 page.wait_for_function("document.body.dataset.clock === 'synced'", timeout=20_000)
+            for page in pages:  # a client that runs a second round: on air, the minute starts later
+                page.wait_for_function("!('rounds' in window.chgkOverlay.clock)"
+                                       " || window.chgkOverlay.clock.rounds >= 2", timeout=20_000)
             clocks = [page.evaluate(INSTRUMENT) for page in pages]
             time.sleep(0.5)
+            busy0, ours0, wall0 = busy_s(), tree_cpu_s(), time.monotonic()
             state = srv.command("g1", type="start_timer").json()["state"]
             ends_at = state["timer"]["ends_at"]
             time.sleep(max(0.0, ends_at / 1000 - time.time()) + 0.5 if args.seconds >= 60 else args.seconds)
+            ours = tree_cpu_s() - ours0
+            busy, elapsed = busy_s() - busy0, time.monotonic() - wall0
             logs = [page.evaluate("window.__bench.log") for page in pages]
             fps = [page.evaluate("window.__bench.fps()") for page in pages]
+            intervals = [page.evaluate("window.__bench.interval()") for page in pages]
         finally:
             browser.close()
             srv.stop()
 
-    print(f"{args.pages} pages, {args.mode} server, minute ends_at {ends_at} (server epoch ms)\n")
-    seen: dict[str, list[float]] = {}
-    all_lags = []
-    print(f"{'page':<5} {'offset ms':>9} {'sync rtt':>8} {'fps':>5} │ {'changes':>7} {'lag med':>7}"
-          f" {'lag p99':>7} {'lag min':>7} {'lag max':>7}")
-    for i, (clock, log, rate) in enumerate(zip(clocks, logs, fps)):
-        lags = []
-        for at, label in log:
-            target = ideal(label, ends_at)
-            if target is None or at < ends_at - 60_000:
-                continue  # "1:00" drawn before the start, or not a countdown label
-            seen.setdefault(label, []).append(at)
-            lags.append(at - target)
-        all_lags += lags
-        print(f"{i + 1:<5} {clock['offset']:>9.2f} {clock['rtt']:>8.2f} {rate:>5.1f} │ {len(lags):>7}"
-              f" {statistics.median(lags):>7.2f} {pct(lags, 99):>7.2f} {min(lags):>7.2f} {max(lags):>7.2f}")
-    complete = {k: v for k, v in seen.items() if len(v) == args.pages}
-    spreads = [max(v) - min(v) for v in complete.values()]
-    same = sum(1 for s in spreads if s < 4)
-    print(f"\nlag = when a page showed a label − when server time reached it (ms); offset = the page's"
-          f" clock correction (ideal 0: one machine)")
-    print(f"all pages, {len(all_lags)} changes: lag median {statistics.median(all_lags):.2f},"
-          f" p99 {pct(all_lags, 99):.2f}, max {max(all_lags):.2f} ms")
-    print(f"spread across pages per label ({len(spreads)} labels shown by every page): median"
-          f" {statistics.median(spreads):.2f}, p99 {pct(spreads, 99):.2f}, max {max(spreads):.2f} ms;"
-          f" same frame (< 4 ms apart) for {same}/{len(spreads)}")
-    worst = sorted(complete.items(), key=lambda kv: max(kv[1]) - min(kv[1]))[-3:]
-    print("widest: " + ", ".join(f"{k!r} {max(v) - min(v):.1f} ms" for k, v in worst))
+    if args.json:
+        args.json.write_text(json.dumps({"ends_at": ends_at, "clocks": clocks, "logs": logs, "fps": fps,
+                                         "intervals": intervals}))
+    print(f"{args.pages} pages, {args.mode} server, minute ends_at {ends_at} (server epoch ms);"
+          f" during the minute: ours {ours / elapsed:.2f} cores, others {max(0.0, busy - ours) / elapsed:.2f}"
+          f" cores\n")
+    changed_at: dict[str, list[float]] = {}
+    shown_at: dict[str, list[float]] = {}
+    all_changed, all_shown = [], []
+    print(f"{'page':<5} {'offset':>7} {'rtt':>6} {'rounds':>6} {'fps':>5} {'frame':>6} │ {'changes':>7}"
+          f" {'chg med':>7} {'chg p99':>7} │ {'shown med':>9} {'p99':>6} {'min':>6} {'max':>6}")
+    for i, (clock, log, rate, frame) in enumerate(zip(clocks, logs, fps, intervals)):
+        rows = lags_of(log, clock["anchor"], ends_at)
+        for label, changed, shown in rows:
+            changed_at.setdefault(label, []).append(changed)
+            shown_at.setdefault(label, []).append(shown)
+        changed = [r[1] for r in rows]
+        shown = [r[2] for r in rows]
+        all_changed += changed
+        all_shown += shown
+        print(f"{i + 1:<5} {clock['offset']:>7.2f} {clock['rtt']:>6.2f} {clock['rounds']:>6} {rate:>5.1f}"
+              f" {frame:>6.2f} │ {len(rows):>7} {statistics.median(changed):>7.2f} {pct(changed, 99):>7.2f} │"
+              f" {statistics.median(shown):>9.2f} {pct(shown, 99):>6.2f} {min(shown):>6.2f} {max(shown):>6.2f}")
+    print("\nms; offset = the page's clock correction (ideal 0: one machine), rtt = the round trip of its"
+          " sample;\nlag = when a page changed (chg) or showed (shown: its next frame) a label − when server"
+          " time reached it")
+    print(f"all pages, {len(all_changed)} changes: changed lag {stats(all_changed)}")
+    print(f"all pages, {len(all_shown)} changes: shown lag {stats(all_shown)}")
+    for name, at in (("changed", changed_at), ("shown", shown_at)):
+        # Lags against one due instant per label: their spread is the spread of the instants.
+        complete = {k: v for k, v in at.items() if len(v) == args.pages}
+        spreads = [max(v) - min(v) for v in complete.values()]
+        same = sum(1 for s in spreads if s < 4)
+        print(f"spread across pages per label, {name} ({len(spreads)} labels on every page):"
+              f" median {statistics.median(spreads):.2f}, p99 {pct(spreads, 99):.2f}, max {max(spreads):.2f};"
+              f" < 4 ms apart for {same}/{len(spreads)}")
+        worst = sorted(complete.items(), key=lambda kv: max(kv[1]) - min(kv[1]))[-3:]
+        print("  widest: " + ", ".join(f"{k!r} {max(v) - min(v):.1f} ms" for k, v in worst))
     skews = ", ".join(f"{c['skew']:.2f}" for c in clocks)
-    print(f"Date.now() − (timeOrigin + performance.now()) per page at the start: {skews} ms")
+    print(f"wall clock − (timeOrigin + performance.now()) per page: {skews} ms")
     print(f"load average at the end: {machine().rsplit('load average ', 1)[1]}")
 
 

@@ -12,10 +12,12 @@
 // page never flashes stale or empty content; OBS visibility changes replay the entrance.
 
 import { io } from "../vendor/socket.io/socket.io.esm.min.js";
-import { ServerClock } from "./clock.js";
+import { RESYNC_MS, ServerClock } from "./clock.js";
 import { translator } from "./i18n.js";
 
-const RESYNC_MS = 5 * 60_000;
+// A second clock round this long after connecting: the first one runs while the page (and, in
+// OBS, every other source) is still loading, when answers are slow and lopsided.
+const SECOND_SYNC_MS = 3000;
 
 /** Reads the page's config (rendered by templates/overlays/base.html). */
 export function pageConfig() {
@@ -211,21 +213,27 @@ export function mount(create, options = {}) {
   }
 
   let resyncTimer = null;
+  let secondSync = null;
+  const syncClock = () =>
+    clock.sync(socket).then(() => {
+      body.dataset.clock = clock.synced ? "synced" : "coarse";
+    });
   socket.on("connect", () => {
     setStatus("connected");
     manualRetry = 500;
     freshConnection = true;
     if (config.game != null) socket.emit("follow", { game: config.game });
     socket.emit("hello", { graphic: config.graphic, page: location.href, game: config.game });
-    clock.sync(socket).then((ok) => {
-      body.dataset.clock = ok ? "synced" : "coarse";
-    });
+    syncClock();
+    clearTimeout(secondSync);
+    secondSync = setTimeout(syncClock, SECOND_SYNC_MS);
     clearInterval(resyncTimer);
-    resyncTimer = setInterval(() => clock.sync(socket), RESYNC_MS);
+    resyncTimer = setInterval(syncClock, RESYNC_MS);
   });
   socket.on("disconnect", (reason) => {
     // On air nothing changes: the last state stays and timers keep counting locally.
     setStatus("lost");
+    clearTimeout(secondSync);
     clearInterval(resyncTimer);
     if (reason === "io server disconnect") retryLater();
   });

@@ -1,9 +1,10 @@
 // Timer: counts down locally from the server's `ends_at` (corrected by the clock offset), so
-// every screen shows the same tenth. Warning look in the last 10 s, time-up look at zero,
+// every screen shows the same tenth; each frame shows the countdown as it is when that frame
+// reaches the screen, not when it was drawn. Warning look in the last 10 s, time-up look at zero,
 // optional signals (?sound=1) at start, at 10 s left and at time-up.
 
 import { part, setText, show } from "../lib/dom.js";
-import { WARNING_MS, formatRemaining, remainingMs } from "../lib/timer.js";
+import { FramePace, WARNING_MS, formatRemaining, remainingMs } from "../lib/timer.js";
 
 const TICKS = 60;
 const SHOWN_PHASES = new Set(["discussion", "answer", "club_help"]);
@@ -53,6 +54,7 @@ export default function create(root, ctx) {
   let raf = 0;
   let gone = -1;
   let lastRemaining = null; // what the previous frame showed for this countdown
+  const pace = new FramePace();
   const signalled = { start: "", warning: "", timeup: "" };
 
   function signal(name) {
@@ -61,11 +63,18 @@ export default function create(root, ctx) {
     ctx.sound(name);
   }
 
-  function frame() {
+  /** Draws one frame; `ts` is its requestAnimationFrame timestamp, none for a redraw on a new
+   * state (shown by the next frame at the earliest). */
+  function frame(ts) {
     raf = 0;
-    if (!timer) return;
+    if (!timer) {
+      pace.stop();
+      return;
+    }
+    if (ts !== undefined) pace.tick(ts);
+    const shownAt = clock.at(pace.presentAt(ts ?? performance.now()));
     const duration = Math.max(1, timer.duration_ms || 1);
-    const rem = remainingMs(timer, clock);
+    const rem = remainingMs(timer, clock, shownAt);
     setText(digits, formatRemaining(rem, decimal));
     const elapsed = Math.min(1, Math.max(0, 1 - rem / duration));
     const nGone = Math.min(TICKS, Math.floor(elapsed * TICKS + 1e-6));
@@ -85,6 +94,7 @@ export default function create(root, ctx) {
     }
     lastRemaining = rem;
     if (timer.running && rem > 0) raf = requestAnimationFrame(frame);
+    else pace.stop();
   }
 
   return {
