@@ -13,25 +13,19 @@ else to a temporary folder.
 """
 from __future__ import annotations
 
-import os
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser
 
+from tests.browser.helpers import (TRANSPARENT, Tab, backgrounds, on_air, outside_safe_area, screenshot,
+                                   screenshot_dir, small_text, text_of, wait_js, wait_on_air)
 from tests.support import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CLUB_GRAPHICS = ["central-table", "club-tables", "draw", "game-rating", "best-player"]
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--no-first-run", "--disable-sync", "--autoplay-policy=no-user-gesture-required",
-]
-SAFE = {"left": 96, "top": 54, "right": 1824, "bottom": 1026}
 SPIN_MS = 4600  # static/overlays/draw.js
 
 TEAM_NAMES = ["Шесть сов", "Ландау", "Братья Карамазовы", "Ночной дозор", "Гравитация", "Эрудит",
@@ -60,126 +54,25 @@ def club_spec(n: int = 6, *, target: int = 6) -> dict:
     }
 
 
-def new_club_game(server: Server, n: int = 6, *, target: int = 6, on_air: bool = True) -> str:
-    game = server.create(club_spec(n, target=target))
-    if on_air:
-        put = server.call("PUT", "/api/on-air", {"game": game})
-        assert put.ok, put.text
+def new_club_game(server: Server, n: int = 6, *, target: int = 6) -> str:
+    return server.create(club_spec(n, target=target), on_air=True)
+
+
+def minute_running(server: Server, n: int, *, seated: str, sector: int) -> str:
+    """A club game of n teams on air: `seated` at the Central Table, the minute running on `sector`."""
+    game = new_club_game(server, n)
+    server.play(game, "seat_team", team=seated)
+    server.play(game, "spin", landed=sector)
+    server.play(game, "start_timer")
     return game
-
-
-def cmd(server: Server, game: str, type_: str, **fields: Any) -> dict:
-    r = server.command(game, type=type_, **fields)
-    assert r.status_code == 200, f"{type_} {fields} -> {r.status_code} {r.text}"
-    return r.json()["state"]
 
 
 def play_question(server: Server, game: str, sector: int, club: list[str], correct: bool) -> dict:
     """One question: spin, the minute, the club tables' answers, the Central Table's verdict."""
-    cmd(server, game, "spin", landed=sector)
-    cmd(server, game, "start_timer")
-    cmd(server, game, "club_answers", correct=club)
-    return cmd(server, game, "judge", correct=correct)
-
-
-def public(server: Server, game: str) -> dict:
-    r = server.call("GET", f"/api/games/{game}/public")
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-# --- a real browser ------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-class Tab:
-    """A 1920×1080 page that records console errors and warnings, page errors, failed requests."""
-
-    def __init__(self, browser: Browser) -> None:
-        self.context = browser.new_context(viewport={"width": 1920, "height": 1080})
-        self.page: Page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        self.page.on("requestfailed", lambda r: self.errors.append(f"requestfailed: {r.url} {r.failure}"))
-        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
-
-    def _console(self, msg: ConsoleMessage) -> None:
-        if msg.type in ("error", "warning"):
-            self.errors.append(f"console.{msg.type}: {msg.text}")
-
-    def open(self, url: str) -> Page:
-        self.page.goto(url)
-        self.page.wait_for_function("document.body.classList.contains('ready')", timeout=10_000)
-        self.page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=2000)
-        return self.page
-
-    def close(self) -> None:
-        self.context.close()
-
-
-@pytest.fixture
-def tab(chromium: Browser) -> Iterator[Tab]:
-    t = Tab(chromium)
-    yield t
-    t.close()
-
-
-def wait_js(page: Page, expr: str, arg: Any = None, timeout_ms: int = 1000) -> None:
-    page.wait_for_function(expr, arg=arg, timeout=timeout_ms)
-
-
-ON_AIR_JS = ("sel => { const el = document.querySelector(sel); return !!el && el.classList.contains('is-in')"
-             " && !el.classList.contains('op-hidden') && !!el.closest('.live'); }")
-
-
-def on_air(page: Page, part: str) -> bool:
-    return page.evaluate(ON_AIR_JS, f"[data-part='{part}']")
-
-
-def text(page: Page, selector: str) -> str:
-    return page.eval_on_selector(selector, "el => el.textContent")
-
-
-TEXT_SIZES_JS = """() => {
-  const small = [];
-  const walker = document.createTreeWalker(document.getElementById('stage'), NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (!n.textContent.trim()) continue;
-    const el = n.parentElement;
-    const r = el.getBoundingClientRect();
-    if (!r.width || !r.height) continue;
-    const cs = getComputedStyle(el);
-    if (cs.visibility === 'hidden' || cs.display === 'none') continue;
-    let shown = true;
-    for (let a = el; a; a = a.parentElement) if (getComputedStyle(a).opacity === '0') { shown = false; break; }
-    if (shown && parseFloat(cs.fontSize) < 27.5) small.push(`${n.textContent.trim()} @ ${cs.fontSize}`);
-  }
-  return small;
-}"""
-
-# Full-screen graphics may cover the frame with their backdrop; their content box must be safe.
-SAFE_AREA_JS = """(safe) => {
-  const out = [];
-  for (const el of document.querySelectorAll('.gfx.is-in')) {
-    const box = el.querySelector('.bp-body') || el;
-    const r = box.getBoundingClientRect();
-    if (r.left < safe.left - 0.5 || r.top < safe.top - 0.5 || r.right > safe.right + 0.5 || r.bottom > safe.bottom + 0.5)
-      out.push(`${el.dataset.part}: ${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.right)},${Math.round(r.bottom)}`);
-    for (const t of el.querySelectorAll('.ctb-tile, .gr-row, .dr-chip, .ct-panel')) {
-      const q = t.getBoundingClientRect();
-      if (q.width && (q.left < safe.left - 0.5 || q.right > safe.right + 0.5 || q.bottom > safe.bottom + 0.5))
-        out.push(`${el.dataset.part} ${t.className}: ${Math.round(q.left)},${Math.round(q.top)} ${Math.round(q.right)},${Math.round(q.bottom)}`);
-    }
-  }
-  return out;
-}"""
+    server.play(game, "spin", landed=sector)
+    server.play(game, "start_timer")
+    server.play(game, "club_answers", correct=club)
+    return server.play(game, "judge", correct=correct)
 
 
 # --- states in which each graphic has something to show -----------------------------------------
@@ -192,25 +85,25 @@ def staged(server: Server, name: str, n: int = 18) -> str:
 
     if name == "best-player":
         game = new_club_game(server, n, target=3)
-        cmd(server, game, "seat_team", team="t3")
+        server.play(game, "seat_team", team="t3")
         for sector in (1, 2, 3):
             play_question(server, game, sector, some(1, 7, 12), True)
-        cmd(server, game, "best_player", player=players(2)[1])
+        server.play(game, "best_player", player=players(2)[1])
         return game
     game = new_club_game(server, n)
     if name == "draw":
         return game  # no team seated yet: every team is a candidate for the first seat
 
     # Table 4 takes a question, loses the next one and leaves; table 6, which answered it, sits.
-    cmd(server, game, "seat_team", team="t4")
+    server.play(game, "seat_team", team="t4")
     play_question(server, game, 1, some(1, 2, 6, 9, 13), True)
     play_question(server, game, 5, some(2, 3, 6, 11, 15, 17), False)
-    cmd(server, game, "seat_team", team="t6")
+    server.play(game, "seat_team", team="t6")
     play_question(server, game, 11, some(2, 3, 8, 11, 16), True)
     if name in ("club-tables", "game-rating"):
-        cmd(server, game, "spin", landed=8)
-        cmd(server, game, "start_timer")
-        cmd(server, game, "club_answers", correct=some(2, 4, 5, 8, 10, 11, 14, 16, 18))
+        server.play(game, "spin", landed=8)
+        server.play(game, "start_timer")
+        server.play(game, "club_answers", correct=some(2, 4, 5, 8, 10, 11, 14, 16, 18))
     return game
 
 
@@ -221,23 +114,20 @@ def test_club_overlay_loads_transparent_large_and_safe(shared_server: Server, ta
     game = staged(shared_server, name)
     page = tab.open(f"{shared_server.url}/overlays/{name}")
     page.wait_for_timeout(1800)  # entrances finish
-    backgrounds = page.evaluate(
-        "() => [document.documentElement, document.body, document.getElementById('stage')]"
-        ".map(el => getComputedStyle(el).backgroundColor)")
-    assert backgrounds == ["rgba(0, 0, 0, 0)"] * 3
+    assert backgrounds(page) == TRANSPARENT
     assert page.evaluate("document.body.dataset.game") == game
     assert on_air(page, name)
-    assert page.evaluate(TEXT_SIZES_JS) == []
-    assert page.evaluate(SAFE_AREA_JS, SAFE) == []
+    assert small_text(page) == []
+    assert outside_safe_area(page) == []
     assert tab.errors == []
 
 
 @pytest.mark.parametrize("lang,label", [("uk", "Центральний стіл"), ("en", "Central Table")])
 def test_club_overlays_speak_the_page_language(shared_server: Server, tab: Tab, lang: str, label: str) -> None:
     game = new_club_game(shared_server, 4)
-    cmd(shared_server, game, "seat_team", team="t2")
+    shared_server.play(game, "seat_team", team="t2")
     page = tab.open(f"{shared_server.url}/overlays/central-table?lang={lang}&theme=light")
-    assert text(page, ".ct-kicker") == label
+    assert text_of(page, ".ct-kicker") == label
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
     assert tab.errors == []
 
@@ -246,27 +136,24 @@ def test_central_table_shows_the_seated_team_within_a_second(shared_server: Serv
     game = new_club_game(shared_server, 6)
     page = tab.open(f"{shared_server.url}/overlays/central-table")
     assert not on_air(page, "central-table")  # nobody at the Central Table yet
-    cmd(shared_server, game, "seat_team", team="t3")
-    wait_js(page, ON_AIR_JS, "[data-part='central-table']")
-    assert text(page, "[data-ref=name]") == "Братья Карамазовы"
+    shared_server.play(game, "seat_team", team="t3")
+    wait_on_air(page, "central-table")
+    assert text_of(page, "[data-ref=name]") == "Братья Карамазовы"
     assert page.eval_on_selector_all(".ct-players li", "els => els.map(e => e.textContent)") == players(2)
 
     # The team loses its round: the strap goes out with the seat free ...
     play_question(shared_server, game, 2, ["t5"], False)
     wait_js(page, "!document.querySelector('[data-part=central-table]').classList.contains('is-in')")
-    assert text(page, "[data-ref=name]") == "Братья Карамазовы"  # the old names leave with the strap
+    assert text_of(page, "[data-ref=name]") == "Братья Карамазовы"  # the old names leave with the strap
     # ... and comes back with the next team, never showing the new name on the old strap.
-    cmd(shared_server, game, "seat_team", team="t5")
+    shared_server.play(game, "seat_team", team="t5")
     wait_js(page, "document.querySelector('[data-ref=name]').textContent === 'Гравитация'")
-    wait_js(page, ON_AIR_JS, "[data-part='central-table']")
+    wait_on_air(page, "central-table")
     assert tab.errors == []
 
 
 def test_club_tables_mark_this_questions_correct_answers(shared_server: Server, tab: Tab) -> None:
-    game = new_club_game(shared_server, 6)
-    cmd(shared_server, game, "seat_team", team="t1")
-    cmd(shared_server, game, "spin", landed=3)
-    cmd(shared_server, game, "start_timer")
+    game = minute_running(shared_server, 6, seated="t1", sector=3)
     page = tab.open(f"{shared_server.url}/overlays/club-tables")
     assert on_air(page, "club-tables")
     tiles = "els => els.filter(e => e.classList.contains(%r)).map(e => e.dataset.team)"
@@ -274,33 +161,33 @@ def test_club_tables_mark_this_questions_correct_answers(shared_server: Server, 
         f"{i + 1}{TEAM_NAMES[i]}" for i in range(6)]
     assert page.eval_on_selector_all(".ctb-tile", tiles % "ok") == []
     assert page.eval_on_selector_all(".ctb-tile", tiles % "central") == ["t1"]
-    assert text(page, "[data-ref=count]") == "Ответы столов ещё не внесены"
-    assert text(page, "[data-ref=sector]") == "Сектор 3"
+    assert text_of(page, "[data-ref=count]") == "Ответы столов ещё не внесены"
+    assert text_of(page, "[data-ref=sector]") == "Сектор 3"
 
-    cmd(shared_server, game, "club_answers", correct=["t2", "t4"])
+    shared_server.play(game, "club_answers", correct=["t2", "t4"])
     wait_js(page, "document.querySelectorAll('.ctb-tile.ok').length === 2")
     assert page.eval_on_selector_all(".ctb-tile", tiles % "ok") == ["t2", "t4"]
     assert page.eval_on_selector_all(".ctb-tile", tiles % "miss") == ["t3", "t5", "t6"]
-    assert text(page, "[data-ref=count]") == "Ответили верно: 2 из 5"
+    assert text_of(page, "[data-ref=count]") == "Ответили верно: 2 из 5"
     # The check really pops in (transform and opacity), it does not just appear.
     wait_js(page, "getComputedStyle(document.querySelector('.ctb-tile.ok .ctb-ok')).opacity === '1'")
 
     # A correction replaces the list.
-    cmd(shared_server, game, "club_answers", correct=["t5"])
+    shared_server.play(game, "club_answers", correct=["t5"])
     wait_js(page, "document.querySelector('.ctb-tile[data-team=t5]').classList.contains('ok')")
     assert page.eval_on_selector_all(".ctb-tile", tiles % "ok") == ["t5"]
 
     # The Central Table loses its round: its table is marked, the seat is free.
-    cmd(shared_server, game, "judge", correct=False)
+    shared_server.play(game, "judge", correct=False)
     wait_js(page, "document.querySelector('.ctb-tile[data-team=t1]').classList.contains('lost')")
     assert page.eval_on_selector_all(".ctb-tile", tiles % "central") == []
-    cmd(shared_server, game, "seat_team", team="t5")
+    shared_server.play(game, "seat_team", team="t5")
     wait_js(page, "document.querySelector('.ctb-tile[data-team=t5]').classList.contains('central')")
 
     # The next spin clears the marks.
-    cmd(shared_server, game, "spin", landed=4)
+    shared_server.play(game, "spin", landed=4)
     wait_js(page, "document.querySelectorAll('.ctb-tile.ok').length === 0")
-    assert text(page, "[data-ref=sector]") == "Сектор 4"
+    assert text_of(page, "[data-ref=sector]") == "Сектор 4"
     assert tab.errors == []
 
 
@@ -314,7 +201,7 @@ ROW_JS = """id => { const r = document.querySelector(`.gr-row[data-team=${id}]`)
 
 def test_game_rating_counts_the_central_table_twice_and_reorders(shared_server: Server, tab: Tab) -> None:
     game = new_club_game(shared_server, 6)
-    cmd(shared_server, game, "seat_team", team="t1")
+    shared_server.play(game, "seat_team", team="t1")
     play_question(shared_server, game, 1, ["t4"], True)
     page = tab.open(f"{shared_server.url}/overlays/game-rating")
     assert on_air(page, "game-rating")
@@ -326,9 +213,9 @@ def test_game_rating_counts_the_central_table_twice_and_reorders(shared_server: 
     start = page.evaluate(ROW_TOP_JS, "t6")
 
     # Table 6 answers in writing and climbs from the last place to share the second.
-    cmd(shared_server, game, "spin", landed=2)
-    cmd(shared_server, game, "start_timer")
-    cmd(shared_server, game, "club_answers", correct=["t6"])
+    shared_server.play(game, "spin", landed=2)
+    shared_server.play(game, "start_timer")
+    shared_server.play(game, "club_answers", correct=["t6"])
     wait_js(page, "(o) => JSON.stringify(o) === JSON.stringify((" + ROW_ORDER_JS + ")())",
             ["t1", "t4", "t6", "t2", "t3", "t5"])
     # It slides there: a transform animation carries it from where it was on screen.
@@ -344,22 +231,22 @@ def test_game_rating_counts_the_central_table_twice_and_reorders(shared_server: 
     end = page.evaluate(ROW_TOP_JS, "t6")
     assert end == pytest.approx(start - 62 * 3, abs=1)
 
-    cmd(shared_server, game, "judge", correct=True)
+    shared_server.play(game, "judge", correct=True)
     wait_js(page, "id => document.querySelector(`.gr-row[data-team=${id}] .gr-gain`).textContent === '4'", "t1")
     assert tab.errors == []
 
 
 def test_game_rating_splits_twenty_teams_in_two_columns(shared_server: Server, tab: Tab) -> None:
     game = new_club_game(shared_server, 18)
-    cmd(shared_server, game, "seat_team", team="t9")
+    shared_server.play(game, "seat_team", team="t9")
     page = tab.open(f"{shared_server.url}/overlays/game-rating")
     page.wait_for_timeout(1200)  # the entrance finishes
     assert page.evaluate("document.querySelector('[data-part=game-rating]').classList.contains('two')")
     assert page.evaluate("document.querySelectorAll('.gr-colhead').length") == 2
     assert page.evaluate("[...document.querySelectorAll('.gr-row')].map(r => Math.round(r.offsetLeft))"
                          ".filter((x, i, a) => a.indexOf(x) === i).length") == 2
-    assert page.evaluate(TEXT_SIZES_JS) == []
-    assert page.evaluate(SAFE_AREA_JS, SAFE) == []
+    assert small_text(page) == []
+    assert outside_safe_area(page) == []
     assert tab.errors == []
 
 
@@ -369,15 +256,15 @@ def test_draw_spins_and_lands_on_the_team_the_server_drew(shared_server: Server,
     # The seat is free: every team is a candidate and nobody has been drawn.
     assert on_air(page, "draw")
     assert page.eval_on_selector_all(".dr-chip", "els => els.map(e => e.textContent)") == TEAM_NAMES[:5]
-    assert text(page, "[data-ref=reel]") == "?"
-    assert text(page, "[data-ref=title]") == "Кто сядет за Центральный стол?"
+    assert text_of(page, "[data-ref=reel]") == "?"
+    assert text_of(page, "[data-ref=title]") == "Кто сядет за Центральный стол?"
 
-    state = cmd(shared_server, game, "seat_team")  # the server draws among the five
+    state = shared_server.play(game, "seat_team")  # the server draws among the five
     drawn = state["central"]["team"]
     name = TEAM_NAMES[int(drawn[1:]) - 1]
     wait_js(page, "document.querySelector('[data-part=draw]').dataset.mode === 'spinning'")
     assert page.evaluate("document.querySelector('[data-ref=reel]').getAnimations().length") == 1
-    assert text(page, "[data-ref=title]") == "Волчок выбирает"
+    assert text_of(page, "[data-ref=title]") == "Волчок выбирает"
     # The reel passes through the candidates, lighting their chips on the way.
     seen: set[str] = set()
     for _ in range(12):
@@ -388,9 +275,9 @@ def test_draw_spins_and_lands_on_the_team_the_server_drew(shared_server: Server,
     assert len(seen) >= 2, seen
     wait_js(page, "document.querySelector('[data-part=draw]').dataset.mode === 'landed'", timeout_ms=SPIN_MS + 1000)
     assert page.evaluate("document.querySelector('[data-part=draw]').dataset.landed") == drawn
-    assert text(page, ".dr-item.won") == name
+    assert text_of(page, ".dr-item.won") == name
     assert page.eval_on_selector_all(".dr-chip.chosen", "els => els.map(e => e.textContent)") == [name]
-    assert text(page, "[data-ref=title]") == "За Центральный стол садится"
+    assert text_of(page, "[data-ref=title]") == "За Центральный стол садится"
     # The chosen name is where the frame is: the middle row of the window.
     middle = page.evaluate("""() => {
         const w = document.querySelector('.dr-window').getBoundingClientRect();
@@ -403,36 +290,33 @@ def test_draw_spins_and_lands_on_the_team_the_server_drew(shared_server: Server,
     play_question(shared_server, game, 1, ["t2" if drawn != "t2" else "t3"], False)
     single = "t2" if drawn != "t2" else "t3"
     wait_js(page, "document.querySelector('[data-part=draw]').dataset.mode === 'waiting'")
-    assert text(page, "[data-ref=reel]") == TEAM_NAMES[int(single[1:]) - 1]
-    cmd(shared_server, game, "seat_team")
+    assert text_of(page, "[data-ref=reel]") == TEAM_NAMES[int(single[1:]) - 1]
+    shared_server.play(game, "seat_team")
     wait_js(page, "id => document.querySelector('[data-part=draw]').dataset.landed === id", single)
     assert page.evaluate("document.querySelector('[data-ref=reel]').getAnimations().length") == 0
     # The next round takes the draw off the air.
-    cmd(shared_server, game, "spin", landed=2)
+    shared_server.play(game, "spin", landed=2)
     wait_js(page, "!document.querySelector('[data-part=draw]').classList.contains('is-in')")
     assert tab.errors == []
 
 
 def test_draw_waits_for_the_club_tables_answers_after_a_lost_round(shared_server: Server, tab: Tab) -> None:
-    game = new_club_game(shared_server, 5)
-    cmd(shared_server, game, "seat_team", team="t1")
-    cmd(shared_server, game, "spin", landed=1)
-    cmd(shared_server, game, "start_timer")
+    game = minute_running(shared_server, 5, seated="t1", sector=1)
     page = tab.open(f"{shared_server.url}/overlays/draw")
     assert not on_air(page, "draw")  # a team is seated
-    cmd(shared_server, game, "judge", correct=False)
+    shared_server.play(game, "judge", correct=False)
     # The seat is free but who may take it depends on the tables' answers: nothing yet.
     page.wait_for_timeout(400)
     assert not on_air(page, "draw")
-    cmd(shared_server, game, "club_answers", correct=["t3", "t4"])
-    wait_js(page, ON_AIR_JS, "[data-part='draw']")
+    shared_server.play(game, "club_answers", correct=["t3", "t4"])
+    wait_on_air(page, "draw")
     assert page.eval_on_selector_all(".dr-chip", "els => els.map(e => e.dataset.team)") == ["t3", "t4"]
     assert tab.errors == []
 
 
 def test_best_player_appears_after_the_experts_win(shared_server: Server, tab: Tab) -> None:
     game = new_club_game(shared_server, 4, target=2)
-    cmd(shared_server, game, "seat_team", team="t2")
+    shared_server.play(game, "seat_team", team="t2")
     play_question(shared_server, game, 1, [], True)
     page = tab.open(f"{shared_server.url}/overlays/best-player")
     assert not on_air(page, "best-player")
@@ -440,12 +324,12 @@ def test_best_player_appears_after_the_experts_win(shared_server: Server, tab: T
     assert (state["status"], state["winner"]) == ("finished", "experts")
     page.wait_for_timeout(300)
     assert not on_air(page, "best-player")  # the host has not named anyone yet
-    cmd(shared_server, game, "best_player", player=players(1)[3])
-    wait_js(page, ON_AIR_JS, "[data-part='best-player']")
-    assert text(page, "[data-ref=name]") == players(1)[3]
-    assert text(page, "[data-ref=team]") == "Ландау"
-    assert text(page, "[data-ref=score]") == "Победа знатоков · 2 : 0"
-    assert text(page, ".bp-kicker") == "Лучший игрок Центрального стола"
+    shared_server.play(game, "best_player", player=players(1)[3])
+    wait_on_air(page, "best-player")
+    assert text_of(page, "[data-ref=name]") == players(1)[3]
+    assert text_of(page, "[data-ref=team]") == "Ландау"
+    assert text_of(page, "[data-ref=score]") == "Победа знатоков · 2 : 0"
+    assert text_of(page, ".bp-kicker") == "Лучший игрок Центрального стола"
     assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('[data-ref=name]')).fontSize)") == 132
     # A long name is set smaller so that it fits the safe area, never cut; a very long one wraps.
     fit_js = """() => { const n = document.querySelector('[data-ref=name]');
@@ -456,10 +340,10 @@ def test_best_player_appears_after_the_experts_win(shared_server: Server, tab: T
     assert ok and 72 <= size < 132 and not wrapped, (ok, size, wrapped)
     longest = "Александра-Мария Константинопольская-Верхневолжская фон Лихтенштейн-Гогенцоллерн"
     page.evaluate(update_js, longest)
-    assert text(page, "[data-ref=name]") == longest
+    assert text_of(page, "[data-ref=name]") == longest
     ok, size, wrapped = page.evaluate(fit_js)
     assert ok and 64 <= size <= 96 and wrapped, (ok, size, wrapped)
-    assert page.evaluate(SAFE_AREA_JS, SAFE) == []
+    assert outside_safe_area(page) == []
     # Undo takes the name back: the graphic goes out.
     r = shared_server.call("POST", f"/api/games/{game}/undo")
     assert r.status_code == 200, r.text
@@ -469,16 +353,16 @@ def test_best_player_appears_after_the_experts_win(shared_server: Server, tab: T
 
 def test_scoreboard_and_table_follow_a_club_game(shared_server: Server, tab: Tab, chromium: Browser) -> None:
     game = new_club_game(shared_server, 5)
-    cmd(shared_server, game, "seat_team", team="t3")
+    shared_server.play(game, "seat_team", team="t3")
     page = tab.open(f"{shared_server.url}/overlays/scoreboard")
     assert on_air(page, "scoreboard")
-    assert text(page, "[data-ref=team]") == "Братья Карамазовы"
+    assert text_of(page, "[data-ref=team]") == "Братья Карамазовы"
     assert page.evaluate("document.querySelectorAll('.sb-badge.is-on').length") == 0  # no tv badges
     play_question(shared_server, game, 1, ["t1"], True)
     wait_js(page, "document.querySelector('[data-ref=experts]').textContent === '1'")
     play_question(shared_server, game, 2, ["t1"], False)
     wait_js(page, "document.querySelector('[data-ref=viewers]').textContent === '1'")
-    cmd(shared_server, game, "seat_team", team="t1")
+    shared_server.play(game, "seat_team", team="t1")
     wait_js(page, "document.querySelector('[data-ref=team]').textContent === 'Шесть сов'")
     assert tab.errors == []
 
@@ -496,27 +380,20 @@ def test_scoreboard_and_table_follow_a_club_game(shared_server: Server, tab: Tab
 
 # --- screenshots ---------------------------------------------------------------------------------
 
-STUDIO_BACKDROP = "html { background: #262a3b !important; }"
-
-
 def test_screenshots_of_the_club_graphics(shared_server: Server, chromium: Browser, tmp_path: Path) -> None:
-    out = Path(os.environ.get("CHGK_SCREENSHOT_DIR") or tmp_path)
-    out.mkdir(parents=True, exist_ok=True)
+    out = screenshot_dir(tmp_path)
     for name in CLUB_GRAPHICS:
         game = staged(shared_server, name, n=16)
         t = Tab(chromium)
         try:
             page = t.open(f"{shared_server.url}/overlays/{name}")
             if name == "draw":  # the draw after its spin: the team the server drew, the others dimmed
-                cmd(shared_server, game, "seat_team")
+                shared_server.play(game, "seat_team")
                 wait_js(page, "document.querySelector('[data-part=draw]').dataset.mode === 'landed'",
                         timeout_ms=SPIN_MS + 1000)
             page.wait_for_timeout(2600)
             assert on_air(page, name), name
-            page.add_style_tag(content=STUDIO_BACKDROP)
-            target = out / f"{name}.png"
-            page.screenshot(path=str(target))
-            assert target.stat().st_size > 20_000
+            screenshot(page, out, name)
             assert t.errors == []
         finally:
             t.close()

@@ -13,98 +13,21 @@ a temporary folder.
 from __future__ import annotations
 
 import math
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
 
 import pytest
 import requests
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser
+
+from tests.browser.helpers import (TRANSPARENT, Tab, backgrounds, on_air, outside_safe_area, screenshot,
+                                   screenshot_dir, small_text, text_of, wait_js, wait_off_air, wait_on_air)
+from tests.support import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
-TOKEN = "testtoken"
 GRAPHICS = ["scoreboard", "timer", "table", "question", "blitz", "lower-third", "result", "full"]
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--no-first-run", "--disable-sync", "--autoplay-policy=no-user-gesture-required",
-]
-SAFE = {"left": 96, "top": 54, "right": 1824, "bottom": 1026}
-
-
-# --- a real server -------------------------------------------------------------------------------
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class OverlayServer:
-    """`python -m overlay serve --demo` as a child process; restartable on the same port and data."""
-
-    def __init__(self, data: Path) -> None:
-        self.data = data
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
-        self.http = requests.Session()
-        self.http.headers["Authorization"] = f"Bearer {TOKEN}"
-        self.log_path = data.parent / f"server-{self.port}.log"
-
-    def start(self, timeout: float = 30) -> None:
-        env = {**os.environ, "CHGK_OVERLAY_TOKEN": TOKEN, "PYTHONUNBUFFERED": "1"}
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "overlay", "serve", "--port", str(self.port), "--data", str(self.data), "--demo"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        log.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text(errors='replace')[-2000:]}")
-            try:
-                if requests.get(self.url + "/api/on-air", timeout=0.5).ok:
-                    return
-            except requests.RequestException:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"server did not start: {self.log_path.read_text(errors='replace')[-2000:]}")
-
-    def kill(self) -> None:
-        """SIGKILL, like a crash: nothing is closed cleanly."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-    def api(self, method: str, path: str, body: Any = None) -> Any:
-        r = self.http.request(method, self.url + path, json=body, timeout=5)
-        assert r.ok, f"{method} {path} -> {r.status_code} {r.text}"
-        return r.json()
-
-    def command(self, game: str, type_: str, **fields: Any) -> dict:
-        return self.api("POST", f"/api/games/{game}/commands", {"type": type_, **fields})["state"]
-
-    def new_game(self, *, target: int = 6, timers: dict | None = None, on_air: bool = True) -> str:
-        spec = game_spec(target=target, timers=timers)
-        game = self.api("POST", "/api/games", spec)["id"]
-        if on_air:
-            self.api("PUT", "/api/on-air", {"game": game})
-        return game
 
 
 # A viewer's photo: a small drawn portrait as a data URL (the server serves no media of its own).
@@ -149,113 +72,54 @@ def game_spec(target: int = 6, timers: dict | None = None) -> dict:
     return spec
 
 
+def new_game(server: Server, *, target: int = 6, timers: dict | None = None, on_air: bool = True) -> str:
+    return server.create(game_spec(target=target, timers=timers), on_air=on_air)
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OverlayServer]:
-    srv = OverlayServer(tmp_path_factory.mktemp("overlay-server") / "data")
-    srv.start()
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """`python -m overlay serve --demo`, one for the module; restartable on the same port and data."""
+    srv = Server(tmp_path_factory.mktemp("overlay-server") / "data").start()
     yield srv
     srv.stop()
 
 
-# --- a real browser ------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-class Tab:
-    """A 1920×1080 page that records console errors, page errors and failed requests."""
-
-    def __init__(self, browser: Browser) -> None:
-        self.context = browser.new_context(viewport={"width": 1920, "height": 1080})
-        self.page: Page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        self.page.on("requestfailed", lambda r: self.errors.append(f"requestfailed: {r.url} {r.failure}"))
-        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
-
-    def _console(self, msg: ConsoleMessage) -> None:
-        if msg.type in ("error", "warning"):
-            self.errors.append(f"console.{msg.type}: {msg.text}")
-
-    def open(self, url: str) -> Page:
-        self.page.goto(url)
-        self.page.wait_for_function("document.body.classList.contains('ready')", timeout=10_000)
-        return self.page
-
-    def close(self) -> None:
-        self.context.close()
-
-
-@pytest.fixture
-def tab(chromium: Browser) -> Iterator[Tab]:
-    t = Tab(chromium)
-    yield t
-    t.close()
-
-
-def wait_js(page: Page, expr: str, timeout_ms: int = 1000, arg: Any = None) -> None:
-    page.wait_for_function(expr, arg=arg, timeout=timeout_ms)
-
-
-def text_of(page: Page, selector: str) -> str:
-    return page.eval_on_selector(selector, "el => el.textContent")
-
-
-def is_on_air(page: Page, selector: str) -> bool:
-    """A part is on air when it has content, the stage is live and the operator has not hidden it."""
-    return page.eval_on_selector(
-        selector, "el => el.classList.contains('is-in') && !el.classList.contains('op-hidden') "
-                  "&& !!el.closest('.live')")
-
-
-ON_AIR_JS = ("sel => { const el = document.querySelector(sel); return !!el && el.classList.contains('is-in')"
-             " && !el.classList.contains('op-hidden') && !!el.closest('.live'); }")
-OFF_AIR_JS = ("sel => { const el = document.querySelector(sel); return !el.classList.contains('is-in')"
-              " || el.classList.contains('op-hidden') || !el.closest('.live'); }")
-
-
 # --- a mid-game state ----------------------------------------------------------------------------
 
-def play_to_mid_game(server: OverlayServer, game: str) -> None:
+def play_to_mid_game(server: Server, game: str) -> None:
     """3:2 with an extra minute banked, then a spin that lands on a played sector and moves on,
     the minute running."""
-    server.command(game, "spin", landed=1)
-    server.command(game, "early_answer")
-    server.command(game, "judge", correct=True)          # 1:0, extra minute banked
+    server.play(game, "spin", landed=1)
+    server.play(game, "early_answer")
+    server.play(game, "judge", correct=True)          # 1:0, extra minute banked
     for sector, correct in ((2, False), (3, True), (4, False), (7, True)):
-        server.command(game, "spin", landed=sector)
-        server.command(game, "start_timer")
-        server.command(game, "judge", correct=correct)   # → 3:2
-    state = server.command(game, "spin", landed=7)        # played: the round goes on to 8
+        server.play(game, "spin", landed=sector)
+        server.play(game, "start_timer")
+        server.play(game, "judge", correct=correct)   # → 3:2
+    state = server.play(game, "spin", landed=7)        # played: the round goes on to 8
     assert (state["round"]["landed"], state["round"]["sector"]) == (7, 8)
-    server.command(game, "start_timer")
+    server.play(game, "start_timer")
 
 
-def staged(server: OverlayServer, name: str) -> str:
+def staged(server: Server, name: str) -> str:
     """Puts the server in a realistic state where graphic `name` has something to show; returns
     the overlay's path (pinned to another game where that graphic needs one)."""
-    game = server.new_game()
+    game = new_game(server)
     play_to_mid_game(server, game)
     if name == "blitz":
-        blitz = server.new_game(on_air=False)
-        server.command(blitz, "spin", landed=9)
-        server.command(blitz, "choose_player", player="Борис")
-        server.command(blitz, "start_timer")
-        server.command(blitz, "judge", correct=True)
-        server.command(blitz, "start_timer")
+        blitz = new_game(server, on_air=False)
+        server.play(blitz, "spin", landed=9)
+        server.play(blitz, "choose_player", player="Борис")
+        server.play(blitz, "start_timer")
+        server.play(blitz, "judge", correct=True)
+        server.play(blitz, "start_timer")
         return f"/overlays/blitz?game={blitz}"
     if name == "result":
-        final = server.new_game(target=3, on_air=False)
+        final = new_game(server, target=3, on_air=False)
         for sector, correct in ((2, True), (3, False), (4, True), (6, False), (7, True)):
-            server.command(final, "spin", landed=sector)
-            server.command(final, "start_timer")
-            server.command(final, "judge", correct=correct)
+            server.play(final, "spin", landed=sector)
+            server.play(final, "start_timer")
+            server.play(final, "judge", correct=correct)
         return f"/overlays/result?game={final}"
     if name in ("lower-third", "full"):
         server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
@@ -263,111 +127,73 @@ def staged(server: OverlayServer, name: str) -> str:
     return f"/overlays/{name}"
 
 
-def hide_lower_third(server: OverlayServer) -> None:
+def hide_lower_third(server: Server) -> None:
     server.api("POST", "/api/graphics", {"action": "hide", "graphic": "lower-third"})
 
 
 # --- tests: every overlay ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", GRAPHICS)
-def test_overlay_loads_transparent_without_errors(server: OverlayServer, tab: Tab, name: str) -> None:
-    game = server.new_game()
+def test_overlay_loads_transparent_without_errors(server: Server, tab: Tab, name: str) -> None:
+    game = new_game(server)
     play_to_mid_game(server, game)
     page = tab.open(f"{server.url}/overlays/{name}")
     page.wait_for_timeout(1200)  # entrances finish
-    backgrounds = page.evaluate(
-        "() => [document.documentElement, document.body, document.getElementById('stage')]"
-        ".map(el => getComputedStyle(el).backgroundColor)")
-    assert backgrounds == ["rgba(0, 0, 0, 0)"] * 3
+    assert backgrounds(page) == TRANSPARENT
     assert page.evaluate("document.body.dataset.game") == game
     assert page.evaluate("document.body.dataset.clock") == "synced"
     assert tab.errors == []
 
 
-TEXT_SIZES_JS = """() => {
-  const small = [];
-  const stage = document.getElementById('stage');
-  const walker = document.createTreeWalker(stage, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (!n.textContent.trim()) continue;
-    const el = n.parentElement;
-    const r = el.getBoundingClientRect();
-    if (!r.width || !r.height) continue;
-    const cs = getComputedStyle(el);
-    if (cs.visibility === 'hidden' || cs.display === 'none') continue;
-    let on = true;
-    for (let a = el; a; a = a.parentElement) {
-      if (getComputedStyle(a).opacity === '0') { on = false; break; }
-    }
-    if (!on) continue;
-    let px = parseFloat(cs.fontSize);
-    if (el instanceof SVGElement) px *= el.getScreenCTM().a;
-    if (px < 27.5) small.push(`${n.textContent.trim()} @ ${px.toFixed(1)}px`);
-  }
-  return small;
-}"""
-
-SAFE_AREA_JS = """(safe) => {
-  const out = [];
-  for (const el of document.querySelectorAll('.gfx.is-in')) {
-    const box = el.matches('.rs') ? el.querySelector('.rs-body') : el;
-    const r = box.getBoundingClientRect();
-    if (r.left < safe.left - 0.5 || r.top < safe.top - 0.5 || r.right > safe.right + 0.5 || r.bottom > safe.bottom + 0.5)
-      out.push(`${el.dataset.part}: ${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.right)},${Math.round(r.bottom)}`);
-  }
-  return out;
-}"""
-
-
 @pytest.mark.parametrize("name", GRAPHICS)
-def test_overlay_text_is_large_and_inside_the_safe_area(server: OverlayServer, tab: Tab, name: str) -> None:
+def test_overlay_text_is_large_and_inside_the_safe_area(server: Server, tab: Tab, name: str) -> None:
     path = staged(server, name)
     try:
         page = tab.open(server.url + path)
         page.wait_for_timeout(1600)  # entrances finish
         assert page.evaluate("document.querySelectorAll('.gfx.is-in').length") >= 1
-        assert page.evaluate(TEXT_SIZES_JS) == []
-        assert page.evaluate(SAFE_AREA_JS, SAFE) == []
+        assert small_text(page) == []
+        assert outside_safe_area(page) == []
         assert tab.errors == []
     finally:
         hide_lower_third(server)
 
 
-def test_scoreboard_shows_a_verdict_within_a_second(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game()
-    server.command(game, "spin", landed=2)
-    server.command(game, "start_timer")
+def test_scoreboard_shows_a_verdict_within_a_second(server: Server, tab: Tab) -> None:
+    game = new_game(server)
+    server.play(game, "spin", landed=2)
+    server.play(game, "start_timer")
     page = tab.open(f"{server.url}/overlays/scoreboard")
     assert text_of(page, "[data-ref=experts]") == "0"
     assert text_of(page, "[data-ref=team]") == "Команда Иванова"
-    server.command(game, "judge", correct=True)
+    server.play(game, "judge", correct=True)
     wait_js(page, "document.querySelector('[data-ref=experts]').textContent === '1'")
-    server.command(game, "spin", landed=3)
-    server.command(game, "start_timer")
-    server.command(game, "judge", correct=False)
+    server.play(game, "spin", landed=3)
+    server.play(game, "start_timer")
+    server.play(game, "judge", correct=False)
     wait_js(page, "document.querySelector('[data-ref=viewers]').textContent === '1'")
     assert tab.errors == []
 
 
-def test_scoreboard_badges_follow_the_state(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game()
+def test_scoreboard_badges_follow_the_state(server: Server, tab: Tab) -> None:
+    game = new_game(server)
     page = tab.open(f"{server.url}/overlays/scoreboard")
     assert page.eval_on_selector("[data-ref=help]", "el => el.classList.contains('is-on')")
     assert not page.eval_on_selector("[data-ref=extra]", "el => el.classList.contains('is-on')")
-    server.command(game, "spin", landed=4)
-    server.command(game, "early_answer")
-    server.command(game, "judge", correct=True)
+    server.play(game, "spin", landed=4)
+    server.play(game, "early_answer")
+    server.play(game, "judge", correct=True)
     wait_js(page, "document.querySelector('[data-ref=extra]').classList.contains('is-on')")
     assert text_of(page, "[data-ref=extra]") == "Доп. минута"
 
 
-def test_timer_counts_down_from_ends_at_and_warns(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game(timers={"minute": 11_500})
-    server.command(game, "spin", landed=2)
+def test_timer_counts_down_from_ends_at_and_warns(server: Server, tab: Tab) -> None:
+    game = new_game(server, timers={"minute": 11_500})
+    server.play(game, "spin", landed=2)
     page = tab.open(f"{server.url}/overlays/timer?sound=1")
-    assert not is_on_air(page, "[data-part=timer]")
-    server.command(game, "start_timer")
-    wait_js(page, ON_AIR_JS, arg="[data-part=timer]")
+    assert not on_air(page, "timer")
+    server.play(game, "start_timer")
+    wait_on_air(page, "timer")
     # The display agrees with the server's own clock: remaining = ends_at - server now.
     pub = requests.get(f"{server.url}/api/games/{game}/public", timeout=5).json()
     shown, server_left = page.evaluate(
@@ -389,37 +215,37 @@ def test_timer_counts_down_from_ends_at_and_warns(server: OverlayServer, tab: Ta
     assert tab.errors == []
 
 
-def test_timer_shows_time_up_and_plays_the_signal(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game(timers={"blitz": 1500})
-    server.command(game, "spin", landed=5)
+def test_timer_shows_time_up_and_plays_the_signal(server: Server, tab: Tab) -> None:
+    game = new_game(server, timers={"blitz": 1500})
+    server.play(game, "spin", landed=5)
     page = tab.open(f"{server.url}/overlays/timer?sound=1")
-    server.command(game, "start_timer")
-    wait_js(page, ON_AIR_JS, arg="[data-part=timer]")
+    server.play(game, "start_timer")
+    wait_on_air(page, "timer")
     wait_js(page, "document.querySelector('[data-part=timer]').classList.contains('up')", timeout_ms=3000)
     assert text_of(page, "[data-ref=digits]") == "0,0"
     assert text_of(page, "[data-ref=up]") == "Время!"
     wait_js(page, "window.chgkOverlay.sounds.map(s => s.name).join() === 'start,timeup'")
     # The server records the time-up as a change: phase `answer`, the graphic stays on air.
     wait_js(page, "window.chgkOverlay.state.round.phase === 'answer'", timeout_ms=2000)
-    assert is_on_air(page, "[data-part=timer]")
-    server.command(game, "judge", correct=True)
-    wait_js(page, OFF_AIR_JS, arg="[data-part=timer]")
+    assert on_air(page, "timer")
+    server.play(game, "judge", correct=True)
+    wait_off_air(page, "timer")
     assert tab.errors == []
 
 
-def test_table_marks_played_sectors_and_spins(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game()
-    server.command(game, "spin", landed=2)
-    server.command(game, "start_timer")
+def test_table_marks_played_sectors_and_spins(server: Server, tab: Tab) -> None:
+    game = new_game(server)
+    server.play(game, "spin", landed=2)
+    server.play(game, "start_timer")
     page = tab.open(f"{server.url}/overlays/table?lang=en")
     assert page.eval_on_selector_all(".tb-sector", "els => els.length") == 13
     assert "kind-blitz" in page.get_attribute(".tb-sector[data-n='5']", "class")
     assert "kind-superblitz" in page.get_attribute(".tb-sector[data-n='9']", "class")
     assert "kind-sponsor" in page.get_attribute(".tb-sector[data-n='13']", "class")
-    server.command(game, "judge", correct=False)
+    server.play(game, "judge", correct=False)
     wait_js(page, "document.querySelector(\".tb-sector[data-n='2']\").classList.contains('won-viewers')")
     # Landing on the played sector 2: the arrow spins to 2, then moves on to 3.
-    server.command(game, "spin", landed=2)
+    server.play(game, "spin", landed=2)
     wait_js(page, "document.querySelector('[data-ref=arrow]').getAnimations().length > 0")
     wait_js(page, "document.querySelector('[data-ref=highlight]').classList.contains('on')", timeout_ms=8000)
     angle = page.evaluate("getComputedStyle(document.querySelector('[data-ref=arrow]')).transform")
@@ -431,12 +257,12 @@ def test_table_marks_played_sectors_and_spins(server: OverlayServer, tab: Tab) -
     assert tab.errors == []
 
 
-def test_question_card_shows_viewer_text_and_answer(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game()
+def test_question_card_shows_viewer_text_and_answer(server: Server, tab: Tab) -> None:
+    game = new_game(server)
     page = tab.open(f"{server.url}/overlays/question")
-    assert not is_on_air(page, "[data-part=question]")
-    server.command(game, "spin", landed=6)
-    wait_js(page, ON_AIR_JS, arg="[data-part=question]")
+    assert not on_air(page, "question")
+    server.play(game, "spin", landed=6)
+    wait_on_air(page, "question")
     assert text_of(page, "[data-ref=name]") == "Зритель 6"
     assert text_of(page, "[data-ref=city]") == "Харьков"
     assert text_of(page, "[data-ref=sector]") == "Сектор 6"
@@ -444,66 +270,66 @@ def test_question_card_shows_viewer_text_and_answer(server: OverlayServer, tab: 
     assert text_of(page, "[data-ref=prize]").replace("\u00a0", " ").startswith("1 000")
     assert text_of(page, "[data-ref=answer]") == ""  # not before the verdict
     assert page.get_attribute("[data-ref=photo]", "src") is None
-    server.command(game, "start_timer")
-    server.command(game, "judge", correct=False)
+    server.play(game, "start_timer")
+    server.play(game, "judge", correct=False)
     wait_js(page, "document.querySelector('[data-ref=answer]').textContent === 'Термометр'")
     assert text_of(page, "[data-ref=verdict]") == "Приз получает телезритель"
     # The next viewer sent a photo.
-    server.command(game, "spin", landed=8)
+    server.play(game, "spin", landed=8)
     wait_js(page, "document.querySelector('[data-ref=name]').textContent === 'Ирина Коваль'")
     assert text_of(page, "[data-ref=answer]") == ""
     wait_js(page, "document.querySelector('[data-ref=photo]').classList.contains('loaded')")
     assert tab.errors == []
 
 
-def test_blitz_marks_fill_and_superblitz_names_the_player(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game()
+def test_blitz_marks_fill_and_superblitz_names_the_player(server: Server, tab: Tab) -> None:
+    game = new_game(server)
     page = tab.open(f"{server.url}/overlays/blitz?lang=uk")
-    server.command(game, "spin", landed=9)
-    wait_js(page, ON_AIR_JS, arg="[data-part=blitz]")
+    server.play(game, "spin", landed=9)
+    wait_on_air(page, "blitz")
     assert text_of(page, "[data-ref=title]") == "Супербліц"
-    server.command(game, "choose_player", player="Борис")
+    server.play(game, "choose_player", player="Борис")
     wait_js(page, "document.querySelector('[data-ref=player]').textContent === 'Борис'")
-    server.command(game, "start_timer")
-    server.command(game, "judge", correct=True)
+    server.play(game, "start_timer")
+    server.play(game, "judge", correct=True)
     wait_js(page, "document.querySelectorAll('.bz-mark')[0].classList.contains('correct')")
     assert "current" in page.eval_on_selector_all(".bz-mark", "els => els[1].className")
-    server.command(game, "start_timer")
-    server.command(game, "judge", correct=False)
+    server.play(game, "start_timer")
+    server.play(game, "judge", correct=False)
     wait_js(page, "document.querySelectorAll('.bz-mark')[1].classList.contains('incorrect')")
     assert "skipped" in page.eval_on_selector_all(".bz-mark", "els => els[2].className")
     assert tab.errors == []
 
 
-def test_lower_third_in_out_and_auto_out(server: OverlayServer, tab: Tab) -> None:
-    server.new_game()
+def test_lower_third_in_out_and_auto_out(server: Server, tab: Tab) -> None:
+    new_game(server)
     page = tab.open(f"{server.url}/overlays/lower-third")
-    assert not is_on_air(page, "[data-part='lower-third']")
+    assert not on_air(page, "lower-third")
     server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
                                          "data": {"title": "Борис Петров", "subtitle": "знаток", "kind": "player"}})
-    wait_js(page, ON_AIR_JS, arg="[data-part='lower-third']")
+    wait_on_air(page, "lower-third")
     assert text_of(page, "[data-ref=title]") == "Борис Петров"
     server.api("POST", "/api/graphics", {"action": "hide", "graphic": "lower-third"})
-    wait_js(page, OFF_AIR_JS, arg="[data-part='lower-third']")
+    wait_off_air(page, "lower-third")
     server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
                                          "data": {"title": "Ведущий", "kind": "host", "duration_ms": 1500}})
-    wait_js(page, ON_AIR_JS, arg="[data-part='lower-third']")
+    wait_on_air(page, "lower-third")
     assert "kind-host" in page.get_attribute("[data-part='lower-third']", "class")
-    wait_js(page, OFF_AIR_JS, arg="[data-part='lower-third']", timeout_ms=2500)
+    wait_off_air(page, "lower-third", timeout_ms=2500)
     assert tab.errors == []
 
 
-def test_result_shows_winner_score_and_prizes(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game(target=2)
+def test_result_shows_winner_score_and_prizes(server: Server, tab: Tab) -> None:
+    game = new_game(server, target=2)
     page = tab.open(f"{server.url}/overlays/result")
-    assert not is_on_air(page, "[data-part=result]")
-    server.command(game, "spin", landed=2)
-    server.command(game, "start_timer")
-    server.command(game, "judge", correct=False)   # 0:1, viewer of sector 2 wins 1000
-    server.command(game, "spin", landed=3)
-    server.command(game, "start_timer")
-    server.command(game, "judge", correct=False)   # 0:2, the viewers win
-    wait_js(page, ON_AIR_JS, arg="[data-part=result]")
+    assert not on_air(page, "result")
+    server.play(game, "spin", landed=2)
+    server.play(game, "start_timer")
+    server.play(game, "judge", correct=False)   # 0:1, viewer of sector 2 wins 1000
+    server.play(game, "spin", landed=3)
+    server.play(game, "start_timer")
+    server.play(game, "judge", correct=False)   # 0:2, the viewers win
+    wait_on_air(page, "result")
     assert text_of(page, "[data-ref=title]") == "Победа телезрителей"
     assert (text_of(page, "[data-ref=experts]"), text_of(page, "[data-ref=viewers]")) == ("0", "2")
     rows = page.eval_on_selector_all(".rs-list li", "els => els.map(e => e.textContent)")
@@ -512,19 +338,19 @@ def test_result_shows_winner_score_and_prizes(server: OverlayServer, tab: Tab) -
     assert tab.errors == []
 
 
-def test_full_layout_composes_everything(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game()
+def test_full_layout_composes_everything(server: Server, tab: Tab) -> None:
+    game = new_game(server)
     page = tab.open(f"{server.url}/overlays/full")
     for part in ("scoreboard", "table"):
-        assert is_on_air(page, f"[data-part='{part}']")
-    server.command(game, "spin", landed=5)
-    wait_js(page, ON_AIR_JS, arg="[data-part=question]")
-    wait_js(page, ON_AIR_JS, arg="[data-part=blitz]")
-    server.command(game, "start_timer")
-    wait_js(page, ON_AIR_JS, arg="[data-part=timer]")
+        assert on_air(page, part)
+    server.play(game, "spin", landed=5)
+    wait_on_air(page, "question")
+    wait_on_air(page, "blitz")
+    server.play(game, "start_timer")
+    wait_on_air(page, "timer")
     server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
                                          "data": {"title": "Анна", "subtitle": "капитан"}})
-    wait_js(page, ON_AIR_JS, arg="[data-part='lower-third']")
+    wait_on_air(page, "lower-third")
     # The strap is lifted above the card, not under it.
     page.wait_for_timeout(700)
     lt, card = page.evaluate("""() => [document.querySelector('.lt-strap').getBoundingClientRect().bottom,
@@ -532,53 +358,53 @@ def test_full_layout_composes_everything(server: OverlayServer, tab: Tab) -> Non
     assert lt <= card
     # The operator can take one part out of the composite.
     server.api("POST", "/api/graphics", {"action": "hide", "graphic": "scoreboard"})
-    wait_js(page, OFF_AIR_JS, arg="[data-part=scoreboard]")
+    wait_off_air(page, "scoreboard")
     server.api("POST", "/api/graphics", {"action": "show", "graphic": "scoreboard"})
-    wait_js(page, ON_AIR_JS, arg="[data-part=scoreboard]")
+    wait_on_air(page, "scoreboard")
     server.api("POST", "/api/graphics", {"action": "hide", "graphic": "lower-third"})
     assert tab.errors == []
 
 
 # --- tests: the shared client --------------------------------------------------------------------
 
-def test_pinned_overlay_follows_its_game_only(server: OverlayServer, tab: Tab) -> None:
-    pinned = server.new_game()
-    server.command(pinned, "spin", landed=2)
-    server.command(pinned, "start_timer")
-    server.command(pinned, "judge", correct=True)
-    other = server.new_game()  # on air now
+def test_pinned_overlay_follows_its_game_only(server: Server, tab: Tab) -> None:
+    pinned = new_game(server)
+    server.play(pinned, "spin", landed=2)
+    server.play(pinned, "start_timer")
+    server.play(pinned, "judge", correct=True)
+    other = new_game(server)  # on air now
     page = tab.open(f"{server.url}/overlays/scoreboard?game={pinned}")
     assert page.evaluate("document.body.dataset.game") == pinned
     assert text_of(page, "[data-ref=experts]") == "1"
-    server.command(other, "spin", landed=2)
-    server.command(other, "start_timer")
-    server.command(other, "judge", correct=False)
-    server.command(pinned, "spin", landed=3)
-    server.command(pinned, "start_timer")
-    server.command(pinned, "judge", correct=True)
+    server.play(other, "spin", landed=2)
+    server.play(other, "start_timer")
+    server.play(other, "judge", correct=False)
+    server.play(pinned, "spin", landed=3)
+    server.play(pinned, "start_timer")
+    server.play(pinned, "judge", correct=True)
     wait_js(page, "document.querySelector('[data-ref=experts]').textContent === '2'")
     assert text_of(page, "[data-ref=viewers]") == "0"
     assert page.evaluate("document.body.dataset.game") == pinned
 
 
-def test_stale_state_is_ignored_and_a_new_game_is_taken(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game()
-    server.command(game, "spin", landed=2)
-    server.command(game, "start_timer")
-    server.command(game, "judge", correct=True)
+def test_stale_state_is_ignored_and_a_new_game_is_taken(server: Server, tab: Tab) -> None:
+    game = new_game(server)
+    server.play(game, "spin", landed=2)
+    server.play(game, "start_timer")
+    server.play(game, "judge", correct=True)
     page = tab.open(f"{server.url}/overlays/scoreboard")
     rev = int(page.evaluate("document.body.dataset.rev"))
     stale = page.evaluate("({...window.chgkOverlay.state, rev: %d, score: {experts: 0, viewers: 5}})" % (rev - 1))
     page.evaluate("s => window.chgkOverlay.update(s)", stale)
     assert text_of(page, "[data-ref=experts]") == "1"
     # Another game put on air is taken whatever its rev.
-    fresh = server.new_game()
+    fresh = new_game(server)
     wait_js(page, "id => document.body.dataset.game === id", arg=fresh)
     assert text_of(page, "[data-ref=experts]") == "0"
 
 
-def test_obs_visibility_replays_the_entrance(server: OverlayServer, tab: Tab) -> None:
-    server.new_game()
+def test_obs_visibility_replays_the_entrance(server: Server, tab: Tab) -> None:
+    new_game(server)
     page = tab.open(f"{server.url}/overlays/scoreboard")
     wait_js(page, "document.getElementById('stage').classList.contains('live')")
     page.evaluate("dispatchEvent(new CustomEvent('obsSourceVisibleChanged', {detail: {visible: false}}))")
@@ -591,8 +417,8 @@ def test_obs_visibility_replays_the_entrance(server: OverlayServer, tab: Tab) ->
     assert tab.errors == []
 
 
-def test_small_window_sees_the_whole_stage_scaled(server: OverlayServer, chromium: Browser) -> None:
-    server.new_game()
+def test_small_window_sees_the_whole_stage_scaled(server: Server, chromium: Browser) -> None:
+    new_game(server)
     context = chromium.new_context(viewport={"width": 480, "height": 270})
     try:
         page = context.new_page()
@@ -605,8 +431,8 @@ def test_small_window_sees_the_whole_stage_scaled(server: OverlayServer, chromiu
         context.close()
 
 
-def test_server_reload_reloads_the_page(server: OverlayServer, tab: Tab) -> None:
-    server.new_game()
+def test_server_reload_reloads_the_page(server: Server, tab: Tab) -> None:
+    new_game(server)
     page = tab.open(f"{server.url}/overlays/timer")
     page.evaluate("window.__before_reload = true")
     deadline = time.monotonic() + 5
@@ -622,10 +448,10 @@ def test_server_reload_reloads_the_page(server: OverlayServer, tab: Tab) -> None
     assert page.evaluate("window.__before_reload") is None
 
 
-def test_overlay_survives_a_server_restart_without_reloading(server: OverlayServer, tab: Tab) -> None:
-    game = server.new_game()
-    server.command(game, "spin", landed=2)
-    server.command(game, "start_timer")
+def test_overlay_survives_a_server_restart_without_reloading(server: Server, tab: Tab) -> None:
+    game = new_game(server)
+    server.play(game, "spin", landed=2)
+    server.play(game, "start_timer")
     # Pinned: after its restart the server puts its demo game back on air (--demo), and the page
     # must follow this game again on its new connection.
     page = tab.open(f"{server.url}/overlays/full?game={game}")
@@ -633,10 +459,10 @@ def test_overlay_survives_a_server_restart_without_reloading(server: OverlayServ
     server.kill()
     wait_js(page, "document.body.dataset.connection === 'lost'", timeout_ms=5000)
     # Still on air while the server is away: the last state stays, nothing blanks.
-    assert is_on_air(page, "[data-part=scoreboard]")
+    assert on_air(page, "scoreboard")
     server.start()
     wait_js(page, "document.body.dataset.connection === 'connected'", timeout_ms=12_000)
-    server.command(game, "judge", correct=True)
+    server.play(game, "judge", correct=True)
     wait_js(page, "document.querySelector('[data-ref=experts]').textContent === '1'")
     assert page.evaluate("window.__no_reload") == 42
     # Losing the server is expected to log failed connections; nothing else may go wrong.
@@ -647,12 +473,8 @@ def test_overlay_survives_a_server_restart_without_reloading(server: OverlayServ
 
 # --- screenshots ---------------------------------------------------------------------------------
 
-STUDIO_BACKDROP = "html { background: #262a3b !important; }"
-
-
-def test_screenshots_of_every_overlay(server: OverlayServer, chromium: Browser, tmp_path: Path) -> None:
-    out = Path(os.environ.get("CHGK_SCREENSHOT_DIR") or tmp_path)
-    out.mkdir(parents=True, exist_ok=True)
+def test_screenshots_of_every_overlay(server: Server, chromium: Browser, tmp_path: Path) -> None:
+    out = screenshot_dir(tmp_path)
     for name in GRAPHICS:
         path = staged(server, name)
         t = Tab(chromium)
@@ -660,10 +482,7 @@ def test_screenshots_of_every_overlay(server: OverlayServer, chromium: Browser, 
             page = t.open(server.url + path)
             page.wait_for_timeout(2000)
             assert page.evaluate("document.querySelectorAll('.gfx.is-in').length") >= 1, name
-            page.add_style_tag(content=STUDIO_BACKDROP)
-            target = out / f"{name}.png"
-            page.screenshot(path=str(target))
-            assert target.stat().st_size > 20_000
+            screenshot(page, out, name)
             assert t.errors == []
         finally:
             t.close()

@@ -12,19 +12,16 @@ import json
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 import socketio
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, expect
 
-if TYPE_CHECKING:
-    from conftest import ServerProcess
+from tests.browser.helpers import PanelPage, assert_big_touch_targets, fits_the_screen
+from tests.support import ROOT, Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор"]
 
 
@@ -45,71 +42,36 @@ def spec(target: int = 6, title: str = "Тестовая игра") -> dict:
             "sectors": sectors}
 
 
-class Panel:
-    """One panel page: log in, wait for states, find buttons and notices."""
+class Panel(PanelPage):
+    """The live page: sectors, the score, the rev it shows."""
 
-    def __init__(self, page: Page, server: ServerProcess) -> None:
-        self.page, self.server = page, server
-        self.errors: list[str] = []
-        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        page.on("console", self._console)
-
-    def _console(self, message) -> None:
-        """Console errors of the panel. The overlay previews are other pages in iframes, with
-        their own tests: what they and their resources log is theirs."""
+    def expected(self, message: ConsoleMessage) -> bool:
+        """The overlay previews are other pages in iframes, with their own tests: what they and
+        their resources log is theirs."""
         url = (message.location or {}).get("url", "")
-        theirs = re.search(r"/(overlays/|static/(overlays|lib|themes|fonts|sounds)/)", url)
-        if message.type == "error" and not theirs:
-            self.errors.append(f"console: {message.text} ({url})")
-
-    def open(self, path: str = "/control/") -> "Panel":
-        self.page.goto(self.server.url + path)
-        if self.page.locator("input[name=password]").count():
-            self.page.fill("input[name=password]", self.server.password)
-            self.page.click("button[type=submit]")
-        expect(self.page.locator("body")).to_have_attribute("data-connection", "connected")
-        return self
-
-    def wait_rev(self, rev: int, game: str | None = None) -> None:
-        """The panel shows `rev` and it has been on screen long enough to act on."""
-        self.page.wait_for_function("rev => document.body.dataset.basisRev === String(rev)", arg=rev)
-        if game:
-            expect(self.page.locator("body")).to_have_attribute("data-game", game)
+        return bool(re.search(r"/(overlays/|static/(overlays|lib|themes|fonts|sounds)/)", url))
 
     @property
     def rev(self) -> int:
         return int(self.page.get_attribute("body", "data-rev") or -1)
 
-    def button(self, action: str):
-        return self.page.locator(f'button[data-action="{action}"]')
-
-    def sector(self, n: int):
+    def sector(self, n: int) -> Locator:
         return self.page.locator(f'.sector[data-sector="{n}"]')
-
-    def notice(self, code: str):
-        return self.page.locator(f'.notice[data-code="{code}"]')
 
     def score(self) -> tuple[str, str]:
         return (self.page.inner_text("#score-experts"), self.page.inner_text("#score-viewers"))
 
 
 @pytest.fixture
-def context(chromium: Browser) -> Iterator[BrowserContext]:
-    ctx = chromium.new_context(viewport={"width": 1366, "height": 900}, locale="ru-RU")
-    yield ctx
-    ctx.close()
-
-
-@pytest.fixture
-def panel(context: BrowserContext, panel_server: ServerProcess) -> Iterator[Panel]:
+def panel(context: BrowserContext, panel_server: Server) -> Iterator[Panel]:
     p = Panel(context.new_page(), panel_server)
     yield p
     assert not p.errors, p.errors
 
 
-def on_air(server: ServerProcess, panel: Panel, **kw) -> str:
+def on_air(server: Server, panel: Panel, **kw) -> str:
     """A fresh game on air, with the panel showing it at rev 0."""
-    game = server.create(spec(**kw))
+    game = server.create(spec(**kw), on_air=True)
     panel.open()
     panel.wait_rev(0, game)
     return game
@@ -117,7 +79,7 @@ def on_air(server: ServerProcess, panel: Panel, **kw) -> str:
 
 # ---- login and language --------------------------------------------------------------------
 
-def test_login_then_switch_language(panel_server: ServerProcess, context: BrowserContext) -> None:
+def test_login_then_switch_language(panel_server: Server, context: BrowserContext) -> None:
     page = context.new_page()
     page.goto(panel_server.url + "/control/")
     page.fill("input[name=password]", "not-the-password")
@@ -145,37 +107,33 @@ def test_login_then_switch_language(panel_server: ServerProcess, context: Browse
 
 # ---- playing -------------------------------------------------------------------------------
 
-def test_a_whole_round_by_clicks(panel_server: ServerProcess, panel: Panel) -> None:
+def test_a_whole_round_by_clicks(panel_server: Server, panel: Panel) -> None:
     game = on_air(panel_server, panel)
     page = panel.page
-    expect(panel.button("correct")).to_be_disabled()
-    expect(panel.button("correct").locator(".why")).to_have_text("раунд не начат — сначала волчок")
+    panel.expect_disabled("correct", "раунд не начат — сначала волчок")
 
-    panel.sector(4).click()
-    panel.wait_rev(1)
+    panel.click(panel.sector(4), rev=1)
     expect(panel.sector(4)).to_have_class(re.compile(r"\bcurrent\b"))
     expect(page.locator("#q-text")).to_have_text("Вопрос сектора 4.1: что это?")
     expect(page.locator("#q-answer")).to_contain_text("Ответ 4.1")   # the operator sees the answer
     expect(panel.button("correct")).to_be_disabled()                 # the minute has not started
 
-    panel.button("start_timer").click()
-    panel.wait_rev(2)
+    panel.click(panel.button("start_timer"), rev=2)
     expect(page.locator("#timer")).to_have_attribute("data-state", "running")
     first = page.inner_text("#timer-digits")
     page.wait_for_timeout(400)
     assert page.inner_text("#timer-digits") != first, "the minute counts down"
 
-    panel.button("correct").click()
-    panel.wait_rev(3)
+    panel.click(panel.button("correct"), rev=3)
     assert panel.score() == ("1", "0")
     expect(panel.sector(4)).to_have_class(re.compile(r"\bresult-experts\b"))
-    state = panel_server.game(game)
+    state = panel_server.state(game)
     assert state["score"] == {"experts": 1, "viewers": 0}
     assert state["sectors"][3]["played"] and state["sectors"][3]["result"] == "experts"
     assert state["round"]["phase"] == "closed" and state["rev"] == 3
 
 
-def test_rounds_by_hotkeys(panel_server: ServerProcess, panel: Panel) -> None:
+def test_rounds_by_hotkeys(panel_server: Server, panel: Panel) -> None:
     game = on_air(panel_server, panel)
     page, kb = panel.page, panel.page.keyboard
     expect(panel.button("start_timer").locator("kbd")).to_have_text("Пробел")   # keys are on the buttons
@@ -187,21 +145,21 @@ def test_rounds_by_hotkeys(panel_server: ServerProcess, panel: Panel) -> None:
     expect(page.locator("#sector-entry")).to_contain_text("Сектор 12")
     kb.press("Enter")
     panel.wait_rev(1)
-    assert panel_server.game(game)["round"]["sector"] == 12
+    assert panel_server.state(game)["round"]["sector"] == 12
 
     kb.press("Space")
     panel.wait_rev(2)
     kb.press("p")
     panel.wait_rev(3)
     expect(page.locator("#timer")).to_have_attribute("data-state", "paused")
-    assert panel_server.game(game)["timer"]["running"] is False
+    assert panel_server.state(game)["timer"]["running"] is False
     kb.press("p")
     panel.wait_rev(4)
     expect(page.locator("#timer")).to_have_attribute("data-state", "running")
     kb.press("Minus")
     panel.wait_rev(5)
     assert panel.score() == ("0", "1")
-    state = panel_server.game(game)
+    state = panel_server.state(game)
     assert state["score"] == {"experts": 0, "viewers": 1}
     assert state["prizes"][0]["author"]["name"] == "Зритель 12"
 
@@ -215,34 +173,30 @@ def test_rounds_by_hotkeys(panel_server: ServerProcess, panel: Panel) -> None:
     panel.wait_rev(8)
     assert panel.score() == ("1", "1")
     expect(page.locator('[data-badge="extra"]')).to_have_text("доп. минут: 1")
-    assert panel_server.game(game)["extra_minutes"] == 1
+    assert panel_server.state(game)["extra_minutes"] == 1
 
     # the server draws; undo from the keyboard takes the draw back
     kb.press("w")
     panel.wait_rev(9)
-    drawn = panel_server.game(game)["round"]
+    drawn = panel_server.state(game)["round"]
     assert drawn["phase"] == "reading" and drawn["sector"] not in (7, 12)
     expect(page.locator(".q-head")).to_contain_text(f"Сектор {drawn['sector']}")
     kb.press("u")
     expect(page.locator("#undo-what")).to_contain_text(f"сектор {drawn['sector']}")
     kb.press("Enter")
     panel.wait_rev(10)
-    state = panel_server.game(game)
+    state = panel_server.state(game)
     assert state["round"]["sector"] == 7 and state["round"]["phase"] == "closed"
 
 
-def test_undo_says_what_it_reverts(panel_server: ServerProcess, panel: Panel) -> None:
+def test_undo_says_what_it_reverts(panel_server: Server, panel: Panel) -> None:
     game = on_air(panel_server, panel)
     page = panel.page
-    expect(panel.button("undo")).to_be_disabled()
-    expect(panel.button("undo").locator(".why")).to_have_text("нечего отменять")
-    panel.sector(2).click()
-    panel.wait_rev(1)
+    panel.expect_disabled("undo", "нечего отменять")
+    panel.click(panel.sector(2), rev=1)
     expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Волчок: сектор 2")
-    panel.button("start_timer").click()
-    panel.wait_rev(2)
-    panel.button("correct").click()
-    panel.wait_rev(3)
+    panel.click(panel.button("start_timer"), rev=2)
+    panel.click(panel.button("correct"), rev=3)
     expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Верный ответ на вопрос 1 (и очко)")
 
     # Esc closes the confirmation and nothing happens
@@ -258,13 +212,13 @@ def test_undo_says_what_it_reverts(panel_server: ServerProcess, panel: Panel) ->
     page.keyboard.press("Enter")
     expect(page.locator("#confirm")).to_be_hidden()
     page.wait_for_timeout(300)
-    assert panel_server.game(game)["rev"] == 3
+    assert panel_server.state(game)["rev"] == 3
 
     panel.button("undo").click()
     page.click("#undo-yes")
     panel.wait_rev(4)
     assert panel.score() == ("0", "0")
-    state = panel_server.game(game)
+    state = panel_server.state(game)
     assert state["score"] == {"experts": 0, "viewers": 0}
     assert state["round"]["phase"] == "discussion" and not state["sectors"][1]["played"]
     expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Старт минуты")
@@ -272,19 +226,16 @@ def test_undo_says_what_it_reverts(panel_server: ServerProcess, panel: Panel) ->
 
 
 def test_a_refused_command_shows_the_servers_message_and_changes_nothing(
-        panel_server: ServerProcess, panel: Panel) -> None:
+        panel_server: Server, panel: Panel) -> None:
     game = on_air(panel_server, panel)
     page = panel.page
-    panel.sector(3).click()
-    panel.wait_rev(1)
-    panel.button("early_answer").click()
-    panel.wait_rev(2)
+    panel.click(panel.sector(3), rev=1)
+    panel.click(panel.button("early_answer"), rev=2)
     # 0:0 in phase `answer`: club help is not allowed — the button says why …
-    expect(panel.button("club_help")).to_be_disabled()
-    expect(panel.button("club_help").locator(".why")).to_have_text("только когда знатоки отстают в счёте")
+    panel.expect_disabled("club_help", "только когда знатоки отстают в счёте")
     expect(page.locator('.act-wrap:has([data-action="club_help"])')).to_have_attribute(
         "title", "только когда знатоки отстают в счёте")
-    before_rev, before_log = panel_server.game(game)["rev"], panel_server.log_length(game)
+    before_rev, before_log = panel_server.state(game)["rev"], panel_server.log_length(game)
 
     # … and its hotkey asks the server anyway, which refuses with its own words
     page.keyboard.press("h")
@@ -293,16 +244,15 @@ def test_a_refused_command_shows_the_servers_message_and_changes_nothing(
     expect(refusal).to_contain_text("Помощь клуба невозможна")
     expect(refusal).to_contain_text("No club help: only while the experts are behind in the score.")
     page.wait_for_timeout(300)
-    assert panel_server.game(game)["rev"] == before_rev == panel.rev
+    assert panel_server.state(game)["rev"] == before_rev == panel.rev
     assert panel_server.log_length(game) == before_log
-    assert panel_server.game(game)["club_help"] == {"available": True, "used": False}
+    assert panel_server.state(game)["club_help"] == {"available": True, "used": False}
 
 
-def test_a_doubled_press_changes_the_game_once(panel_server: ServerProcess, panel: Panel) -> None:
+def test_a_doubled_press_changes_the_game_once(panel_server: Server, panel: Panel) -> None:
     game = on_air(panel_server, panel)
     page = panel.page
-    panel.sector(6).click()
-    panel.wait_rev(1)
+    panel.click(panel.sector(6), rev=1)
 
     page.keyboard.press("Space")
     page.keyboard.press("Space")
@@ -319,7 +269,7 @@ def test_a_doubled_press_changes_the_game_once(panel_server: ServerProcess, pane
     panel.button("correct").dblclick()
     panel.wait_rev(3)
     page.wait_for_timeout(300)
-    state = panel_server.game(game)
+    state = panel_server.state(game)
     assert state["rev"] == 3 and state["score"] == {"experts": 1, "viewers": 0}
 
     # a doubled undo confirmation reverts one command, not two
@@ -328,81 +278,70 @@ def test_a_doubled_press_changes_the_game_once(panel_server: ServerProcess, pane
     page.keyboard.press("Enter")
     panel.wait_rev(4)
     page.wait_for_timeout(300)
-    state = panel_server.game(game)
+    state = panel_server.state(game)
     assert state["rev"] == 4 and state["round"]["phase"] == "discussion"
 
 
-def test_two_panels_stay_in_sync(panel_server: ServerProcess, panel: Panel, chromium: Browser) -> None:
+def test_two_panels_stay_in_sync(panel_server: Server, panel: Panel, tablet_context: BrowserContext) -> None:
     game = on_air(panel_server, panel)
-    tablet_ctx = chromium.new_context(viewport={"width": 820, "height": 1180}, has_touch=True, is_mobile=True)
-    try:
-        tablet = Panel(tablet_ctx.new_page(), panel_server).open()
-        tablet.wait_rev(0, game)
-        # usable on a tablet: nothing wider than the screen, big touch targets
-        assert tablet.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        for action in ("start_timer", "correct", "incorrect", "undo"):
-            box = tablet.button(action).bounding_box()
-            assert box and box["height"] >= 56 and box["width"] >= 56, (action, box)
+    tablet = Panel(tablet_context.new_page(), panel_server).open()
+    tablet.wait_rev(0, game)
+    # usable on a tablet: nothing wider than the screen, big touch targets
+    assert fits_the_screen(tablet.page)
+    assert_big_touch_targets(*(tablet.button(action) for action in ("start_timer", "correct", "incorrect", "undo")))
 
-        panel.sector(8).click()
-        tablet.wait_rev(1)
-        expect(tablet.sector(8)).to_have_class(re.compile(r"\bcurrent\b"))
-        expect(tablet.page.locator("#q-text")).to_have_text("Вопрос сектора 8.1: что это?")
+    panel.sector(8).click()
+    tablet.wait_rev(1)
+    expect(tablet.sector(8)).to_have_class(re.compile(r"\bcurrent\b"))
+    expect(tablet.page.locator("#q-text")).to_have_text("Вопрос сектора 8.1: что это?")
 
-        tablet.button("start_timer").tap()
-        panel.wait_rev(2)
-        expect(panel.page.locator("#timer")).to_have_attribute("data-state", "running")
-        # both count the same minute from the server's ends_at
-        a = panel.page.inner_text("#timer-digits")
-        b = tablet.page.inner_text("#timer-digits")
-        secs = [int(x.split(":")[1].split(".")[0]) for x in (a, b)]
-        assert abs(secs[0] - secs[1]) <= 1, (a, b)
+    tablet.button("start_timer").tap()
+    panel.wait_rev(2)
+    expect(panel.page.locator("#timer")).to_have_attribute("data-state", "running")
+    # both count the same minute from the server's ends_at
+    a = panel.page.inner_text("#timer-digits")
+    b = tablet.page.inner_text("#timer-digits")
+    secs = [int(x.split(":")[1].split(".")[0]) for x in (a, b)]
+    assert abs(secs[0] - secs[1]) <= 1, (a, b)
 
-        tablet.button("incorrect").tap()
-        panel.wait_rev(3)
-        assert panel.score() == ("0", "1") == tablet.score()
-        expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Неверный ответ на вопрос 1 (и очко)")
-        assert not tablet.errors, tablet.errors
-    finally:
-        tablet_ctx.close()
+    tablet.button("incorrect").tap()
+    panel.wait_rev(3)
+    assert panel.score() == ("0", "1") == tablet.score()
+    expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Неверный ответ на вопрос 1 (и очко)")
+    assert not tablet.errors, tablet.errors
 
 
-def test_superblitz_player_and_the_decisive_round(panel_server: ServerProcess, panel: Panel) -> None:
+def test_superblitz_player_and_the_decisive_round(panel_server: Server, panel: Panel) -> None:
     game = on_air(panel_server, panel, target=2)
     page, kb = panel.page, panel.page.keyboard
-    panel.sector(1).click()
-    panel.wait_rev(1)
-    panel.button("start_timer").click()
-    panel.wait_rev(2)
-    panel.button("correct").click()
-    panel.wait_rev(3)
+    panel.click(panel.sector(1), rev=1)
+    panel.click(panel.button("start_timer"), rev=2)
+    panel.click(panel.button("correct"), rev=3)
 
     # 1 point of 2: the experts may ask for the decisive round; the host decides with three players
     kb.press("d")
     panel.wait_rev(4)
     expect(page.locator("#picker")).to_have_attribute("data-mode", "decisive")
-    expect(panel.button("spin")).to_be_disabled()
-    expect(panel.button("spin").locator(".why")).to_have_text("знатоки просят решающий раунд — ждём решения ведущего")
+    panel.expect_disabled("spin", "знатоки просят решающий раунд — ждём решения ведущего")
     expect(panel.button("grant")).to_be_disabled()
     for key in ("Shift+Digit1", "Shift+Digit2", "Shift+Digit3"):
         kb.press(key)
     expect(panel.button("grant").locator(".label")).to_have_text("Разрешить (3/3)")
     kb.press("g")
     panel.wait_rev(5)
-    state = panel_server.game(game)
+    state = panel_server.state(game)
     assert state["decisive"] == {"requested": False, "active": True, "players": ["Анна", "Борис", "Вера"]}
     assert state["score"] == {"experts": 0, "viewers": 0}
     expect(page.locator('[data-badge="decisive"]')).to_contain_text("Анна, Борис, Вера")
 
     # the superblitz: only the three at the table may be named, before the first question
-    panel.sector(9).click()
-    panel.wait_rev(6)
+    panel.click(panel.sector(9), rev=6)
     expect(page.locator("#picker")).to_have_attribute("data-mode", "superblitz")
     expect(page.locator("#picker .player")).to_have_count(3)
     expect(panel.button("start_timer").locator(".why")).to_have_text("суперблиц: сначала капитан называет игрока")
     kb.press("Shift+Digit2")
     panel.wait_rev(7)
-    assert panel_server.game(game)["round"]["player"] == "Борис"
+    assert panel_server.state(game)["round"]["player"] == "Борис"
     expect(page.locator(".q-player")).to_have_text("Играет: Борис")
     expect(panel.button("start_timer")).to_be_enabled()
 
@@ -411,7 +350,7 @@ def test_superblitz_player_and_the_decisive_round(panel_server: ServerProcess, p
 
 def test_lost_connection_banner_and_resync_after_restart(server_factory, context: BrowserContext) -> None:
     srv = server_factory(demo=False).start()
-    game = srv.create(spec())
+    game = srv.create(spec(), on_air=True)
     panel = Panel(context.new_page(), srv).open()
     panel.wait_rev(0, game)
     banner = panel.page.locator("#conn-banner")
@@ -425,7 +364,7 @@ def test_lost_connection_banner_and_resync_after_restart(server_factory, context
 
     # While this panel is cut off, the game moves on elsewhere (same data, another port) …
     other = server_factory(data=srv.data, demo=False).start()
-    other.command(game, "spin", landed=4)
+    other.play(game, "spin", landed=4)
     other.stop()
     # … and the server comes back on the panel's port: the banner goes, the state is re-read.
     srv.start()
@@ -433,17 +372,16 @@ def test_lost_connection_banner_and_resync_after_restart(server_factory, context
     panel.wait_rev(1)
     expect(panel.sector(4)).to_have_class(re.compile(r"\bcurrent\b"))
     expect(panel.notice("reconnected")).to_contain_text("Связь восстановлена")
-    panel.button("start_timer").click()
-    panel.wait_rev(2)
-    assert srv.game(game)["round"]["phase"] == "discussion"
+    panel.click(panel.button("start_timer"), rev=2)
+    assert srv.state(game)["round"]["phase"] == "discussion"
     # the browser logs the refused reconnection attempts while the server was down; nothing else
     assert all("WebSocket" in e or "ERR_CONNECTION_REFUSED" in e or "socket.io" in e for e in panel.errors), panel.errors
 
 
 # ---- setup ---------------------------------------------------------------------------------
 
-def test_create_a_game_on_the_setup_page(panel_server: ServerProcess, panel: Panel) -> None:
-    old = panel_server.create(spec(title="Прошлая игра"))
+def test_create_a_game_on_the_setup_page(panel_server: Server, panel: Panel) -> None:
+    old = panel_server.create(spec(title="Прошлая игра"), on_air=True)
     page = panel.open("/control/setup").page
     expect(page.locator(f'tr[data-game="{old}"]')).to_contain_text("В ЭФИРЕ")
     games_before = len(panel_server.api("GET", "/api/games")["games"])
@@ -478,7 +416,7 @@ def test_create_a_game_on_the_setup_page(panel_server: ServerProcess, panel: Pan
     expect(created).to_be_visible()
     game = created.get_attribute("data-game")
 
-    state = panel_server.game(game)
+    state = panel_server.state(game)
     assert state["title"] == "Финал сезона"
     assert state["experts"] == {"name": "Команда Петрова", "players": ["Олег", "Пётр", "Рита"], "captain": "Пётр"}
     kinds = [s["kind"] for s in state["sectors"]]
@@ -508,8 +446,8 @@ def test_create_a_game_on_the_setup_page(panel_server: ServerProcess, panel: Pan
 
 # ---- graphics desk -------------------------------------------------------------------------
 
-def test_graphics_desk_takes_and_clears_and_reloads_overlays(panel_server: ServerProcess, panel: Panel) -> None:
-    panel_server.create(spec())
+def test_graphics_desk_takes_and_clears_and_reloads_overlays(panel_server: Server, panel: Panel) -> None:
+    panel_server.create(spec(), on_air=True)
     page = panel.open("/control/graphics").page
 
     # previews: every main overlay, scaled down; they can be switched off (and stay off)
@@ -635,10 +573,10 @@ PROBES: list[tuple[str, dict]] = [
 ]
 
 
-def _probe(server: "ServerProcess", page: Page, game: str) -> list[str]:
+def _probe(server: Server, page: Page, game: str) -> list[str]:
     """Every probe command in the game's current state: what the panel's rules.js says, and
     what the server does (an accepted probe is undone at once). Returns the disagreements."""
-    state = server.game(game)
+    state = server.state(game)
     player = (state["decisive"]["players"] or state["experts"]["players"][1:])[0]
     probes = [(t, {**f, "player": player} if "player" in f else f) for t, f in PROBES]
     mirror = page.evaluate(
@@ -660,8 +598,8 @@ def _probe(server: "ServerProcess", page: Page, game: str) -> list[str]:
     return wrong
 
 
-def test_the_panels_rules_agree_with_the_server_in_every_phase(panel_server: ServerProcess, context: BrowserContext) -> None:
-    game = panel_server.create(spec(target=4), on_air=False)
+def test_the_panels_rules_agree_with_the_server_in_every_phase(panel_server: Server, context: BrowserContext) -> None:
+    game = panel_server.create(spec(target=4))
     page = context.new_page()
     page.goto(panel_server.url + "/control/")
     script = [  # a game through every phase and option (target 4: decisive round at 3 points)
@@ -686,8 +624,8 @@ def test_the_panels_rules_agree_with_the_server_in_every_phase(panel_server: Ser
     ]
     wrong = _probe(panel_server, page, game)
     for type_, fields in script:
-        panel_server.command(game, type_, **fields)
+        panel_server.play(game, type_, **fields)
         wrong += _probe(panel_server, page, game)
-    final = panel_server.game(game)
+    final = panel_server.state(game)
     assert final["status"] == "finished" and final["score"] == {"experts": 0, "viewers": 4}
     assert not wrong, "\n".join(wrong)

@@ -13,24 +13,19 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, ConsoleMessage, expect
 from pythonosc.dispatcher import Dispatcher
 from pythonosc.osc_server import ThreadingOSCUDPServer
 
-from tests.support import PASSWORD, Server
-
-if TYPE_CHECKING:
-    from conftest import ServerProcess
+from tests.browser.helpers import PanelPage
+from tests.support import ROOT, Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
 PACK = ROOT / "tests/fixtures/packs/rusch16.txt"
-# The browser logs every 4xx answer as a console error; these pages expect some (a refused file).
-EXPECTED_CONSOLE = ("status of 400",)
 
 
 class Receiver:
@@ -59,23 +54,16 @@ class Receiver:
         self.server.server_close()
 
 
-def open_page(page: Page, url: str, password: str, errors: list[str]) -> Page:
-    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    page.on("console", lambda m: errors.append(f"console: {m.text}")
-            if m.type == "error" and not any(x in m.text for x in EXPECTED_CONSOLE) else None)
-    page.goto(url)
-    if page.locator("input[name=password]").count():
-        page.fill("input[name=password]", password)
-        page.click("button[type=submit]")
-    expect(page.locator("body")).to_have_attribute("data-connection", "connected")
-    return page
+class RefusingPage(PanelPage):
+    """A panel page that expects some refusals: the browser logs every 4xx answer as a console
+    error (a refused file, a refused osc.toml)."""
+
+    def expected(self, message: ConsoleMessage) -> bool:
+        return "status of 400" in message.text
 
 
-@pytest.fixture
-def context(chromium: Browser) -> Iterator[BrowserContext]:
-    ctx = chromium.new_context(viewport={"width": 1366, "height": 900}, locale="ru-RU")
-    yield ctx
-    ctx.close()
+def open_page(context: BrowserContext, server: Server, path: str) -> RefusingPage:
+    return RefusingPage(context.new_page(), server).open(path)
 
 
 # ---- OSC -----------------------------------------------------------------------------------
@@ -111,10 +99,10 @@ address = "/desk/sector/{sectr}"
 def test_osc_page_targets_cues_config_and_presets(osc_server: Server, receivers: tuple[Receiver, Receiver],
                                                   context: BrowserContext) -> None:
     rx, rx2 = receivers
-    game = osc_server.create({"rules": "tv", "title": "OSC", "experts": {"name": "Команда", "players": ["Анна", "Борис", "Вера"]}})
-    assert osc_server.call("PUT", "/api/on-air", {"game": game}).ok
-    errors: list[str] = []
-    page = open_page(context.new_page(), osc_server.url + "/control/osc", PASSWORD, errors)
+    game = osc_server.create({"rules": "tv", "title": "OSC", "experts": {"name": "Команда", "players": ["Анна", "Борис", "Вера"]}},
+                             on_air=True)
+    osc_page = open_page(context, osc_server, "/control/osc")
+    page = osc_page.page
 
     target = page.locator('[data-target="cli-1"]')
     expect(target).to_contain_text(f"127.0.0.1:{rx.port}")
@@ -179,7 +167,7 @@ def test_osc_page_targets_cues_config_and_presets(osc_server: Server, receivers:
     assert osc_server.command(game, type="start_timer").ok
     assert rx2.wait_for("/chgk/event/timer_started") == ["minute", 60]
     expect(page.locator('[data-target="second"] tr[data-event="timer_started"]')).to_be_visible(timeout=5000)
-    assert not errors, errors
+    assert not osc_page.errors, osc_page.errors
 
 
 # ---- packs ---------------------------------------------------------------------------------
@@ -189,10 +177,10 @@ def _pack_question(pack: dict, ref: str) -> dict:
     return pack["tours"][tour - 1]["questions"][number - 1]
 
 
-def test_upload_browse_and_fill_a_game_from_a_pack(panel_server: "ServerProcess", context: BrowserContext,
+def test_upload_browse_and_fill_a_game_from_a_pack(panel_server: Server, context: BrowserContext,
                                                    tmp_path: Path) -> None:
-    errors: list[str] = []
-    page = open_page(context.new_page(), panel_server.url + "/control/packs", panel_server.password, errors)
+    packs_page = open_page(context, panel_server, "/control/packs")
+    page = packs_page.page
 
     # a broken file: refused with its line, nothing stored
     packs_before = panel_server.api("GET", "/api/packs")["packs"]
@@ -268,7 +256,7 @@ def test_upload_browse_and_fill_a_game_from_a_pack(panel_server: "ServerProcess"
     created = page.locator("#f-created")
     expect(created).to_be_visible()
     game = created.get_attribute("data-game")
-    state = panel_server.game(game)
+    state = panel_server.state(game)
 
     # every envelope's questions came from the pack, none twice
     texts = [q["text"] for t in pack["tours"] for q in t["questions"]]
@@ -294,4 +282,4 @@ def test_upload_browse_and_fill_a_game_from_a_pack(panel_server: "ServerProcess"
     assert s1["author"] == {"name": "Ирина Коваль", "city": "Одесса", "photo": "https://example.org/irina.jpg"}
     assert s1["prize"] == {"amount": 700, "currency": "UAH"}
     assert state["sectors"][12]["kind"] == "sponsor"
-    assert not errors, errors
+    assert not packs_page.errors, packs_page.errors

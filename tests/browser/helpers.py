@@ -1,0 +1,214 @@
+"""Page helpers shared by the browser tests: an overlay tab that records what goes wrong in it,
+checks of what is on air, of text size and of the safe area, screenshots, and the operator
+panel's page (login, revs, buttons, notices)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Self
+
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
+
+from tests.support import Server
+
+# 90 % of a 1920×1080 frame
+SAFE = {"left": 96, "top": 54, "right": 1824, "bottom": 1026}
+TRANSPARENT = ["rgba(0, 0, 0, 0)"] * 3
+STUDIO_BACKDROP = "html { background: #262a3b !important; }"
+
+
+# --- overlays ------------------------------------------------------------------------------------
+
+class Tab:
+    """A 1920×1080 page that records console errors and warnings, page errors, failed requests."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.context = browser.new_context(viewport={"width": 1920, "height": 1080})
+        self.page: Page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.on("requestfailed", lambda r: self.errors.append(f"requestfailed: {r.url} {r.failure}"))
+        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
+
+    def _console(self, msg: ConsoleMessage) -> None:
+        if msg.type in ("error", "warning"):
+            self.errors.append(f"console.{msg.type}: {msg.text}")
+
+    def open(self, url: str) -> Page:
+        """Opens an overlay and waits until it is ready and its stage has gone live."""
+        self.page.goto(url)
+        self.page.wait_for_function("document.body.classList.contains('ready')", timeout=10_000)
+        self.page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=2000)
+        return self.page
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def wait_js(page: Page, expr: str, arg: Any = None, timeout_ms: int = 1000) -> None:
+    page.wait_for_function(expr, arg=arg, timeout=timeout_ms)
+
+
+def text_of(page: Page, selector: str) -> str:
+    return page.eval_on_selector(selector, "el => el.textContent")
+
+
+def backgrounds(page: Page) -> list[str]:
+    """The background colours of html, body and the stage (TRANSPARENT for an overlay)."""
+    return page.evaluate("() => [document.documentElement, document.body, document.getElementById('stage')]"
+                         ".map(el => getComputedStyle(el).backgroundColor)")
+
+
+# A part is on air when it has content, the stage is live and the operator has not hidden it.
+ON_AIR_JS = ("sel => { const el = document.querySelector(sel); return !!el && el.classList.contains('is-in')"
+             " && !el.classList.contains('op-hidden') && !!el.closest('.live'); }")
+OFF_AIR_JS = ("sel => { const el = document.querySelector(sel); return !el.classList.contains('is-in')"
+              " || el.classList.contains('op-hidden') || !el.closest('.live'); }")
+
+
+def part(name: str) -> str:
+    return f"[data-part='{name}']"
+
+
+def on_air(page: Page, name: str) -> bool:
+    """Whether part `name` is on air now; the part must exist."""
+    return page.eval_on_selector(
+        part(name), "el => el.classList.contains('is-in') && !el.classList.contains('op-hidden') "
+                    "&& !!el.closest('.live')")
+
+
+def wait_on_air(page: Page, name: str, timeout_ms: int = 1000) -> None:
+    wait_js(page, ON_AIR_JS, part(name), timeout_ms)
+
+
+def wait_off_air(page: Page, name: str, timeout_ms: int = 1000) -> None:
+    wait_js(page, OFF_AIR_JS, part(name), timeout_ms)
+
+
+SMALL_TEXT_JS = """() => {
+  const small = [];
+  const walker = document.createTreeWalker(document.getElementById('stage'), NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim()) continue;
+    const el = n.parentElement;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.display === 'none') continue;
+    let shown = true;
+    for (let a = el; a; a = a.parentElement) if (getComputedStyle(a).opacity === '0') { shown = false; break; }
+    if (!shown) continue;
+    let px = parseFloat(cs.fontSize);
+    if (el instanceof SVGElement) px *= el.getScreenCTM().a;
+    if (px < 27.5) small.push(`${n.textContent.trim()} @ ${px.toFixed(1)}px`);
+  }
+  return small;
+}"""
+
+# Full-screen graphics may cover the frame with their backdrop: their content box (the result's
+# body, the best player's body) must be safe, and so must every tile, row, chip and panel.
+OUTSIDE_SAFE_AREA_JS = """(safe) => {
+  const out = [];
+  const where = q => `${Math.round(q.left)},${Math.round(q.top)} ${Math.round(q.right)},${Math.round(q.bottom)}`;
+  for (const el of document.querySelectorAll('.gfx.is-in')) {
+    const box = el.matches('.rs') ? el.querySelector('.rs-body') : (el.querySelector('.bp-body') || el);
+    const r = box.getBoundingClientRect();
+    if (r.left < safe.left - 0.5 || r.top < safe.top - 0.5 || r.right > safe.right + 0.5 || r.bottom > safe.bottom + 0.5)
+      out.push(`${el.dataset.part}: ${where(r)}`);
+    for (const t of el.querySelectorAll('.ctb-tile, .gr-row, .dr-chip, .ct-panel')) {
+      const q = t.getBoundingClientRect();
+      if (q.width && (q.left < safe.left - 0.5 || q.right > safe.right + 0.5 || q.bottom > safe.bottom + 0.5))
+        out.push(`${el.dataset.part} ${t.className}: ${where(q)}`);
+    }
+  }
+  return out;
+}"""
+
+
+def small_text(page: Page) -> list[str]:
+    """Visible text on the stage set under 28 px (SVG text as drawn on screen)."""
+    return page.evaluate(SMALL_TEXT_JS)
+
+
+def outside_safe_area(page: Page) -> list[str]:
+    return page.evaluate(OUTSIDE_SAFE_AREA_JS, SAFE)
+
+
+def screenshot_dir(tmp_path: Path) -> Path:
+    """$CHGK_SCREENSHOT_DIR when set (e.g. docs/screenshots), else a temporary folder."""
+    out = Path(os.environ.get("CHGK_SCREENSHOT_DIR") or tmp_path)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def screenshot(page: Page, out: Path, name: str) -> None:
+    """The page over a studio-coloured backdrop, as `name`.png; a blank picture fails."""
+    page.add_style_tag(content=STUDIO_BACKDROP)
+    target = out / f"{name}.png"
+    page.screenshot(path=str(target))
+    assert target.stat().st_size > 20_000
+
+
+# --- the operator panel --------------------------------------------------------------------------
+
+class PanelPage:
+    """One panel page: logs in if asked, records page errors and console errors (those that
+    `expected` does not excuse), waits for revs, finds buttons and notices."""
+
+    home = "/control/"
+
+    def __init__(self, page: Page, server: Server) -> None:
+        self.page, self.server = page, server
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        page.on("console", self._console)
+
+    def expected(self, message: ConsoleMessage) -> bool:
+        return False
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error" and not self.expected(message):
+            url = (message.location or {}).get("url", "")
+            self.errors.append(f"console: {message.text} ({url})")
+
+    def open(self, path: str | None = None) -> Self:
+        self.page.goto(self.server.url + (path or self.home))
+        if self.page.locator("input[name=password]").count():
+            self.page.fill("input[name=password]", self.server.password)
+            self.page.click("button[type=submit]")
+        expect(self.page.locator("body")).to_have_attribute("data-connection", "connected")
+        return self
+
+    def wait_rev(self, rev: int, game: str | None = None) -> None:
+        """The panel shows `rev` and it has been on screen long enough to act on."""
+        self.page.wait_for_function("rev => document.body.dataset.basisRev === String(rev)", arg=rev)
+        if game:
+            expect(self.page.locator("body")).to_have_attribute("data-game", game)
+
+    def click(self, target: Locator, *, rev: int) -> None:
+        """Clicks `target`, then waits until the panel shows `rev`: the change the click made."""
+        target.click()
+        self.wait_rev(rev)
+
+    def button(self, action: str) -> Locator:
+        return self.page.locator(f'button[data-action="{action}"]')
+
+    def expect_disabled(self, action: str, why: str) -> None:
+        """The button is disabled and says why, in the server's words."""
+        expect(self.button(action)).to_be_disabled()
+        expect(self.button(action).locator(".why")).to_have_text(why)
+
+    def notice(self, code: str) -> Locator:
+        return self.page.locator(f'.notice[data-code="{code}"]')
+
+
+def assert_big_touch_targets(*locators: Locator) -> None:
+    """Usable with a finger: 56 px or more each way."""
+    for locator in locators:
+        box = locator.bounding_box()
+        assert box and box["height"] >= 56 and box["width"] >= 56, (locator, box)
+
+
+def fits_the_screen(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
