@@ -538,7 +538,7 @@ def test_every_panel_string_exists_in_every_language() -> None:
         used |= set(re.findall(r'\bt\("([\w.]+)"', src))
         used |= set(re.findall(r'\bno\("([\w.]+)"', src))
         used |= set(re.findall(r'label: "(act\.[\w.]+)"', src))
-    for path in (ROOT / "templates/control").glob("*.html"):
+    for path in (ROOT / "templates/control").rglob("*.html"):  # parts/ too
         used |= {k for k in re.findall(r'data-i18n(?:-[a-z-]+)?="([\w.]+)"', path.read_text(encoding="utf-8"))
                  if "{" not in k}
     missing = sorted(k for k in used if k not in dicts["ru"])

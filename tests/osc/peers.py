@@ -187,10 +187,12 @@ class Server:
                 time.sleep(0.1)
         raise RuntimeError(f"server did not start: {self.output()}")
 
-    def output(self) -> str:
+    def output(self, tail: int | None = 4000) -> str:
+        """What the server wrote: the last `tail` characters (for failure messages), or all of it."""
         self.log.flush()
         self.log.seek(0)
-        return self.log.read()[-4000:]
+        text = self.log.read()
+        return text[-tail:] if tail else text
 
     def get(self, path: str) -> Any:
         r = self.http.get(self.base + path, timeout=5)
