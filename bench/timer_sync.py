@@ -1,6 +1,7 @@
 """Timer agreement: several real Chromium pages showing `/overlays/timer` during a running minute.
 
     python bench/timer_sync.py [--pages 5] [--mode eventlet] [--seconds 62] [--max-wait 0]
+    python bench/timer_sync.py --countdowns 20 [--duration-ms 3000]
 
 Opens `--pages` pages (each in its own browser context, like separate OBS browser sources) on a
 demo server, waits until every page has measured its clock offset (and, where the client runs
@@ -27,6 +28,13 @@ shown. A label can only appear on a vsync, so a shown lag of 0 – 16.7 ms at 60
 (a page that draws for "now" shows one frame later: 16.7 – 33.3 ms). Across pages: for each
 label, the spread between the first and the last page to show it (target: within one frame).
 
+Every label of one countdown falls at the same point of the frame grid (1 s and 100 ms are whole
+numbers of 60 Hz frames), and the pages of one headless browser share that grid: one minute
+samples a single phase between the countdown and the frames, and whether pages split over two
+frames depends on it. `--countdowns N` runs N short countdowns instead (`--duration-ms`, 3 s:
+labels "2,9" … "0,0"), each in a new game put on air and started at a random instant, to sample
+N phases.
+
 Runs with `--disable-gpu` as the project's browser tests do; headless Chromium paces frames at
 60 Hz by itself.
 """
@@ -35,6 +43,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import statistics
 import tempfile
@@ -120,14 +129,24 @@ def ideal(label: str, ends_at: float) -> float | None:
     return None
 
 
-def lags_of(log: list, anchor: float, ends_at: float) -> list[tuple[str, float, float]]:
-    """(label, changed lag, shown lag) of each countdown change in a page's log, ms."""
+Countdown = tuple[float, int]  # (ends_at in server epoch ms, duration ms)
+
+
+def lags_of(log: list, anchor: float, countdowns: list[Countdown]) -> list[tuple[tuple[int, str], float, float]]:
+    """((countdown, label), changed lag, shown lag) of each countdown change in a page's log, ms."""
     out = []
     for changed, _frame, shown, label in log:
+        at = changed + anchor
+        # The countdown running then: the last one started (give or take a few frames) before.
+        started = [k for k, (ends_at, duration) in enumerate(countdowns) if ends_at - duration - 200 <= at]
+        if not started:
+            continue
+        k = started[-1]
+        ends_at, duration = countdowns[k]
         target = ideal(label, ends_at)
-        if target is None or target <= ends_at - 60_000 or shown is None:
-            continue  # not a countdown label, "1:00" (drawn before the start), or never shown
-        out.append((label, changed + anchor - target, shown + anchor - target))
+        if target is None or target <= ends_at - duration or shown is None:
+            continue  # not a countdown label, the full time (drawn before the start), or never shown
+        out.append(((k, label), at - target, shown + anchor - target))
     return out
 
 
@@ -135,11 +154,34 @@ def stats(xs: list[float]) -> str:
     return f"median {statistics.median(xs):.2f}, p99 {pct(xs, 99):.2f}, min {min(xs):.2f}, max {max(xs):.2f}"
 
 
+def short_countdowns(srv: Server, n: int, duration: int) -> list[Countdown]:
+    """`n` countdowns of `duration` ms, each in a new game put on air, each started at a random
+    instant: every label of one countdown falls at the same point of the 60 Hz frame grid (100 ms
+    is 6 frames), so one minute samples a single such phase; these sample `n`."""
+    spec = {"rules": "tv", "timers": {"minute": duration}, "sectors": [
+        {"number": 2, "kind": "regular", "questions": [{"text": "Вопрос", "answer": "Ответ"}]}]}
+    out = []
+    for _ in range(n):
+        r = srv.call("POST", "/api/games", spec)
+        assert r.status_code == 201, r.text
+        game = r.json()["id"]
+        srv.call("PUT", "/api/on-air", {"game": game}).raise_for_status()
+        srv.command(game, type="spin", landed=2).raise_for_status()
+        time.sleep(0.4 + random.uniform(0, 0.1))
+        timer = srv.command(game, type="start_timer").json()["state"]["timer"]
+        out.append((timer["ends_at"], duration))
+        time.sleep(max(0.0, timer["ends_at"] / 1000 - time.time()) + 0.3)
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--pages", type=int, default=5)
     p.add_argument("--mode", default="eventlet", choices=("eventlet", "threading", "gevent"))
     p.add_argument("--seconds", type=float, default=62, help="how long to watch (a minute is 60 s)")
+    p.add_argument("--countdowns", type=int, default=0,
+                   help="instead of one minute, this many short countdowns at random frame phases")
+    p.add_argument("--duration-ms", type=int, default=3000, help="length of each short countdown")
     p.add_argument("--quiet", type=float, default=0.3,
                    help="before starting, wait until other processes use fewer cores than this")
     p.add_argument("--max-wait", type=float, default=0, help="…for at most this many seconds (0: don't wait)")
@@ -166,9 +208,13 @@ def main() -> None:
             clocks = [page.evaluate(INSTRUMENT) for page in pages]
             time.sleep(0.5)
             busy0, ours0, wall0 = busy_s(), tree_cpu_s(), time.monotonic()
-            state = srv.command("g1", type="start_timer").json()["state"]
-            ends_at = state["timer"]["ends_at"]
-            time.sleep(max(0.0, ends_at / 1000 - time.time()) + 0.5 if args.seconds >= 60 else args.seconds)
+            if args.countdowns:
+                countdowns = short_countdowns(srv, args.countdowns, args.duration_ms)
+            else:
+                state = srv.command("g1", type="start_timer").json()["state"]
+                countdowns = [(state["timer"]["ends_at"], 60_000)]
+                ends_at = countdowns[0][0]
+                time.sleep(max(0.0, ends_at / 1000 - time.time()) + 0.5 if args.seconds >= 60 else args.seconds)
             ours = tree_cpu_s() - ours0
             busy, elapsed = busy_s() - busy0, time.monotonic() - wall0
             logs = [page.evaluate("window.__bench.log") for page in pages]
@@ -179,21 +225,22 @@ def main() -> None:
             srv.stop()
 
     if args.json:
-        args.json.write_text(json.dumps({"ends_at": ends_at, "clocks": clocks, "logs": logs, "fps": fps,
+        args.json.write_text(json.dumps({"countdowns": countdowns, "clocks": clocks, "logs": logs, "fps": fps,
                                          "intervals": intervals}))
-    print(f"{args.pages} pages, {args.mode} server, minute ends_at {ends_at} (server epoch ms);"
-          f" during the minute: ours {ours / elapsed:.2f} cores, others {max(0.0, busy - ours) / elapsed:.2f}"
-          f" cores\n")
-    changed_at: dict[str, list[float]] = {}
-    shown_at: dict[str, list[float]] = {}
+    what = (f"{len(countdowns)} countdowns of {args.duration_ms} ms" if args.countdowns
+            else f"one minute, ends_at {countdowns[0][0]} (server epoch ms)")
+    print(f"{args.pages} pages, {args.mode} server, {what}; meanwhile: ours {ours / elapsed:.2f} cores,"
+          f" others {max(0.0, busy - ours) / elapsed:.2f} cores\n")
+    changed_at: dict[tuple[int, str], list[float]] = {}
+    shown_at: dict[tuple[int, str], list[float]] = {}
     all_changed, all_shown = [], []
     print(f"{'page':<5} {'offset':>7} {'rtt':>6} {'rounds':>6} {'fps':>5} {'frame':>6} │ {'changes':>7}"
           f" {'chg med':>7} {'chg p99':>7} │ {'shown med':>9} {'p99':>6} {'min':>6} {'max':>6}")
     for i, (clock, log, rate, frame) in enumerate(zip(clocks, logs, fps, intervals)):
-        rows = lags_of(log, clock["anchor"], ends_at)
-        for label, changed, shown in rows:
-            changed_at.setdefault(label, []).append(changed)
-            shown_at.setdefault(label, []).append(shown)
+        rows = lags_of(log, clock["anchor"], countdowns)
+        for key, changed, shown in rows:
+            changed_at.setdefault(key, []).append(changed)
+            shown_at.setdefault(key, []).append(shown)
         changed = [r[1] for r in rows]
         shown = [r[2] for r in rows]
         all_changed += changed
@@ -215,7 +262,7 @@ def main() -> None:
               f" median {statistics.median(spreads):.2f}, p99 {pct(spreads, 99):.2f}, max {max(spreads):.2f};"
               f" < 4 ms apart for {same}/{len(spreads)}")
         worst = sorted(complete.items(), key=lambda kv: max(kv[1]) - min(kv[1]))[-3:]
-        print("  widest: " + ", ".join(f"{k!r} {max(v) - min(v):.1f} ms" for k, v in worst))
+        print("  widest: " + ", ".join(f"{k[1]!r} {max(v) - min(v):.1f} ms" for k, v in worst))
     skews = ", ".join(f"{c['skew']:.2f}" for c in clocks)
     print(f"wall clock − (timeOrigin + performance.now()) per page: {skews} ms")
     print(f"load average at the end: {machine().rsplit('load average ', 1)[1]}")

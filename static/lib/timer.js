@@ -46,9 +46,11 @@ export class FramePace {
     if (!(d >= MIN_INTERVAL_MS && d <= MAX_INTERVAL_MS)) return;
     this.deltas.push(d);
     if (this.deltas.length > KEEP) this.deltas.shift();
-    // The median, so that a skipped or late frame does not move it.
+    // Timestamps fall on vsyncs, so a frame the page was too busy to make shows up as a double
+    // interval: the lower quartile is the vsync even while half the frames are skipped (a
+    // frame made late still reaches the next vsync, not one a "30 fps" interval on).
     const sorted = [...this.deltas].sort((a, b) => a - b);
-    this.interval = sorted[sorted.length >> 1];
+    this.interval = sorted[sorted.length >> 2];
   }
 
   /** The loop stopped: the gap to its next frame is no frame interval. */

@@ -207,22 +207,32 @@ def test_frame_pace_learns_the_interval_and_predicts_presentation(page: Page) ->
       for (let i = 0; i < 20; i++) pace.tick(ts += 20);          // 50 fps, like an OBS output
       pace.tick(ts += 40);                                       // one frame skipped
       const at50 = pace.interval;
-      const onTime = pace.presentAt(ts, ts + 2);
-      const late = pace.presentAt(ts, ts + 45);                   // the callback ran 45 ms late
+      const onTimeLag = pace.presentAt(ts, ts + 2) - ts;
+      const lateLag = pace.presentAt(ts, ts + 45) - ts;           // the callback ran 45 ms late
       pace.stop();
       pace.tick(ts + 5000);                                       // a new countdown, seconds later
       pace.tick(ts + 5000 + 20);
       const afterGap = pace.interval;
+      // A busy page on a 60 Hz display skips more than half of its frames: still 60 Hz.
+      const busy = new FramePace(25);
+      ts = 0;
+      for (let i = 0; i < 31; i++) busy.tick(ts += (i % 3 ? 1000 / 30 : 1000 / 60));
+      // An OBS output at 30 fps: every frame 33.3 ms apart.
+      const obs30 = new FramePace();
+      ts = 0;
+      for (let i = 0; i < 31; i++) obs30.tick(ts += 1000 / 30);
       const timer = { running: true, ends_at: 10_000 };
       const paused = { running: false, ends_at: null, remaining_ms: 4321 };
       const clock = { now: () => 9_000 };
-      return { initial, at50, onTime: onTime - ts, late: late - ts, afterGap,
+      return { initial, at50, onTime: onTimeLag, late: lateLag, afterGap, busy: busy.interval,
+               obs30: obs30.interval,
                rem: [remainingMs(timer, clock), remainingMs(timer, clock, 9_990),
                      remainingMs(timer, clock, 12_000), remainingMs(paused, clock, 9_990)] };
     """)
     assert abs(result["initial"] - 1000 / 60) < 1e-9
     assert result["at50"] == 20 and result["afterGap"] == 20
     assert result["onTime"] == 20 and result["late"] == 60
+    assert abs(result["busy"] - 1000 / 60) < 1e-9 and abs(result["obs30"] - 1000 / 30) < 1e-9
     assert result["rem"] == [1000, 10, 0, 4321]
 
 
