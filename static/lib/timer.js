@@ -27,6 +27,7 @@ export function formatRemaining(ms, decimal = ",") {
 const MIN_INTERVAL_MS = 4;   // 240 Hz
 const MAX_INTERVAL_MS = 100; // 10 fps
 const KEEP = 31;
+const TRUST = 8; // deltas needed before the estimate replaces the last (a page's first frames are slow)
 
 /** When a frame being drawn reaches the screen. A countdown drawn for "now" is a frame late by
  * the time it shows, so a graphic draws each frame for its presentation time instead. The frame
@@ -46,6 +47,7 @@ export class FramePace {
     if (!(d >= MIN_INTERVAL_MS && d <= MAX_INTERVAL_MS)) return;
     this.deltas.push(d);
     if (this.deltas.length > KEEP) this.deltas.shift();
+    if (this.deltas.length < TRUST) return;
     // Timestamps fall on vsyncs, so a frame the page was too busy to make shows up as a double
     // interval: the lower quartile is the vsync even while half the frames are skipped (a
     // frame made late still reaches the next vsync, not one a "30 fps" interval on).
