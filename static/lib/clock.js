@@ -27,12 +27,17 @@ export class ServerClock {
   }
 
   /** Local wall-clock ms at the performance.now() instant `t`, finer than Date.now()'s whole
-   * ms: Date.now() - performance.now() never exceeds the true difference and reaches it just
-   * after Date.now() ticks, so the largest value seen is right to a fraction of a ms. A drop of
-   * more than 1 ms is the wall clock set back (or drifting back): follow it. */
+   * ms: Date.now() minus a performance.now() read after it never exceeds the true difference
+   * and reaches it just after Date.now() ticks, so the largest value seen is right to a
+   * fraction of a ms. A clear drop is the wall clock set back (or drifting back): follow it,
+   * but only on a quick reading (a busy machine may pause between the two reads). */
   localAt(t) {
-    const d = Date.now() - performance.now();
-    if (d > this.wallMinusPerf || d < this.wallMinusPerf - 1) this.wallMinusPerf = d;
+    const before = performance.now();
+    const wall = Date.now();
+    const after = performance.now();
+    const d = wall - after;
+    const dropped = d < this.wallMinusPerf - 1.5 && after - before < 0.5;
+    if (d > this.wallMinusPerf || dropped) this.wallMinusPerf = d;
     return t + this.wallMinusPerf;
   }
 
