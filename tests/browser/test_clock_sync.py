@@ -22,11 +22,10 @@ from tests.support import Server
 pytestmark = [pytest.mark.browser]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("clock") / "data", mode="eventlet").start()
-    yield srv
-    srv.stop()
+@pytest.fixture
+def server(shared_server: Server) -> Server:
+    """This module's eventlet server (the default mode: the one a broadcast runs on)."""
+    return shared_server
 
 
 @pytest.fixture
