@@ -122,7 +122,9 @@ async function loadOverlays() {
   if (!r.ok) return;
   const rows = (r.data.overlays || []).sort((a, b) => a.graphic.localeCompare(b.graphic));
   body.replaceChildren(...rows.map((o) => h("tr", { "data-sid": o.sid },
-    h("td", {}, o.graphic || "?", /[?&]preview=1/.test(o.page) ? h("small", { class: "muted" }, ` (${t("gfx.preview_tag")})`) : null),
+    h("td", {}, o.graphic || "?", /[?&]preview=1/.test(o.page) ? h("small", { class: "muted" }, ` (${t("gfx.preview_tag")})`) : null,
+      // long-polling (a proxy or firewall that blocks websockets): every change reaches it later
+      o.transport === "polling" ? h("small", { class: "polling-tag", title: t("gfx.polling_hint") }, ` (${t("gfx.polling_tag")})`) : null),
     h("td", { class: "page-cell" }, o.page),
     h("td", {}, fmtTime(o.since)),
     h("td", {}, h("button", { type: "button", class: "btn btn-small", onclick: () => reloadOverlay(o) }, t("gfx.reload"))))));

@@ -509,6 +509,18 @@ def test_graphics_desk_takes_and_clears_and_reloads_overlays(panel_server: Serve
         while not reloads and time.monotonic() < deadline:
             time.sleep(0.05)
         assert reloads == [{}]
+        expect(row.locator(".polling-tag")).to_have_count(0)  # a websocket overlay gets no warning
+        # an overlay stuck on long-polling (a proxy that blocks websockets) is marked as such
+        polling = socketio.Client(reconnection=False)
+        polling.connect(panel_server.url, namespaces=["/overlay"], transports=["polling"])
+        try:
+            polling.emit("hello", {"graphic": "timer", "page": "obs://behind-a-proxy/timer"}, namespace="/overlay")
+            time.sleep(0.2)
+            page.click("#overlays-refresh")
+            slow = page.locator("#overlays-body tr", has_text="obs://behind-a-proxy/timer")
+            expect(slow.locator(".polling-tag")).to_have_text(" (без websocket)")
+        finally:
+            polling.disconnect()
     finally:
         client.disconnect()
 
