@@ -6,10 +6,11 @@ of one core for 500 overlays, more than a 60 Hz frame (docs/PERFORMANCE.md). Eve
 room gets the same bytes, so under eventlet we build the frame once and put it into each idle
 socket's kernel buffer directly (a few µs per client).
 
-A client takes the direct path only when nothing can overtake or interleave: it is a plain
-websocket that has finished upgrading, engineio's queue for it is empty and its
-send lock is free. Any other client — long-polling, mid-upgrade, a writer busy, another async
-mode — gets the packet through engineio as before, in order behind what it already has queued.
+A client takes the direct path only when nothing can overtake or interleave: its websocket has
+finished upgrading, engineio's queue for it is empty and its send lock is free. Any other client
+— long-polling, mid-upgrade, a writer busy, another async mode — gets the packet through engineio
+as before, in order behind what it already has queued. Compression is not negotiated: the same
+frame has to suit every overlay.
 """
 from __future__ import annotations
 
