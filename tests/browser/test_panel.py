@@ -446,6 +446,21 @@ def test_create_a_game_on_the_setup_page(panel_server: Server, panel: Panel) -> 
 
 # ---- graphics desk -------------------------------------------------------------------------
 
+def refreshed_row(page: Page, text: str) -> Locator:
+    """The connected-overlays row with `text`, refreshing the list until the overlay's "hello"
+    (sent without waiting for an answer) has reached the server."""
+    row = page.locator("#overlays-body tr", has_text=text)
+    deadline = time.monotonic() + 10
+    while True:
+        page.click("#overlays-refresh")
+        try:
+            expect(row).to_be_visible(timeout=500)
+            return row
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+
+
 def test_graphics_desk_takes_and_clears_and_reloads_overlays(panel_server: Server, panel: Panel) -> None:
     panel_server.create(spec(), on_air=True)
     page = panel.open("/control/graphics").page
@@ -500,10 +515,7 @@ def test_graphics_desk_takes_and_clears_and_reloads_overlays(panel_server: Serve
     client.connect(panel_server.url, namespaces=["/overlay"], transports=["websocket"])
     try:
         client.emit("hello", {"graphic": "scoreboard", "page": "obs://studio-a/scoreboard"}, namespace="/overlay")
-        time.sleep(0.2)
-        page.click("#overlays-refresh")
-        row = page.locator("#overlays-body tr", has_text="obs://studio-a/scoreboard")
-        expect(row).to_be_visible()
+        row = refreshed_row(page, "obs://studio-a/scoreboard")
         row.locator("button").click()
         deadline = time.monotonic() + 5
         while not reloads and time.monotonic() < deadline:
@@ -515,9 +527,7 @@ def test_graphics_desk_takes_and_clears_and_reloads_overlays(panel_server: Serve
         polling.connect(panel_server.url, namespaces=["/overlay"], transports=["polling"])
         try:
             polling.emit("hello", {"graphic": "timer", "page": "obs://behind-a-proxy/timer"}, namespace="/overlay")
-            time.sleep(0.2)
-            page.click("#overlays-refresh")
-            slow = page.locator("#overlays-body tr", has_text="obs://behind-a-proxy/timer")
+            slow = refreshed_row(page, "obs://behind-a-proxy/timer")
             expect(slow.locator(".polling-tag")).to_have_text(" (без websocket)")
         finally:
             polling.disconnect()

@@ -149,6 +149,9 @@ def test_websocket_and_polling_overlays_get_every_change_once_in_order(server: S
     while upgraded.sio.transport() != "websocket" and time.monotonic() < deadline:
         time.sleep(0.02)
     listed = overlays(server)
+    while len(listed["overlays"]) < len(clients) and time.monotonic() < deadline:
+        time.sleep(0.02)  # each client's "hello" is sent without waiting for an answer
+        listed = overlays(server)
     assert sorted(o["transport"] for o in listed["overlays"]) == ["polling"] * 3 + ["websocket"] * 13
     before = listed["fanout"]
 
