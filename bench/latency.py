@@ -70,16 +70,14 @@ class Driver:
         return r.status, json.loads(r.read())
 
 
-class Chgk:
-    """Our server and the command it is driven with."""
+class Target:
+    """A server process under test (`srv`) and the driver that sends it commands."""
 
-    label = "chgk"
+    label = ""
 
-    def __init__(self, mode: str, tmp: Path) -> None:
-        self.srv = Server(tmp / f"data-{mode}", mode=mode).start()
-        self.driver = Driver(self.srv.url, TOKEN)
-        self.mode = mode
-        self.i = 0
+    def __init__(self, mode: str, srv, token: str | None = None) -> None:
+        self.srv, self.mode = srv, mode
+        self.driver = Driver(srv.url, token)
 
     @property
     def url(self) -> str:
@@ -88,6 +86,19 @@ class Chgk:
     @property
     def pid(self) -> int:
         return self.srv.proc.pid
+
+    def stop(self) -> None:
+        self.srv.stop()
+
+
+class Chgk(Target):
+    """Our server and the command it is driven with."""
+
+    label = "chgk"
+
+    def __init__(self, mode: str, tmp: Path) -> None:
+        super().__init__(mode, Server(tmp / f"data-{mode}", mode=mode).start(), TOKEN)
+        self.i = 0
 
     def send(self) -> int:
         step = CYCLE[self.i % len(CYCLE)]
@@ -112,35 +123,21 @@ class Chgk:
             self.send()
         return state
 
-    def stop(self) -> None:
-        self.srv.stop()
 
+class Bare(Target):
+    """The bare python-socketio baseline, re-broadcasting `payload` with a new rev each time."""
 
-class Bare:
     label = "bare"
 
     def __init__(self, mode: str, payload: dict) -> None:
-        self.srv = BareServer(mode).start()
-        self.driver = Driver(self.srv.url)
-        self.mode = mode
+        super().__init__(mode, BareServer(mode).start())
         self.payload = dict(payload)
         self.rev = 0
-
-    @property
-    def url(self) -> str:
-        return self.srv.url
-
-    @property
-    def pid(self) -> int:
-        return self.srv.proc.pid
 
     def send(self) -> int:
         self.rev += 1
         self.payload["rev"] = self.rev
         return self.driver.post("/emit", self.payload)[1]["rev"]
-
-    def stop(self) -> None:
-        self.srv.stop()
 
 
 def run(target, n: int, commands: int, burst: int, gap: float, profile: Path | None, kind: str,
