@@ -76,6 +76,8 @@ class Sessions:
         self.games: dict[str, Live] = {}
         self.listeners: list[Listener] = []
         self._load()
+        # read on every broadcast and answer: kept here, written through by set_on_air
+        self._on_air: str | None = store.get_setting("on_air")
 
     # reading --------------------------------------------------------------------------------
 
@@ -95,8 +97,7 @@ class Sessions:
 
     @property
     def on_air(self) -> str | None:
-        game_id = self.store.get_setting("on_air")
-        return game_id if game_id in self.games else None
+        return self._on_air if self._on_air in self.games else None
 
     def public(self, live: Live, now: int) -> dict:
         """The public view. A finished game that is no longer on air shows no question text or
@@ -144,6 +145,7 @@ class Sessions:
         with self.lock:
             live = self.get(game_id)
             self.store.set_setting("on_air", live.id, at=self.clock(), journal_kind="on_air")
+            self._on_air = live.id
             self._notify(Change("on_air", live.id, live.rev, [], None, live.game, source=source))
 
     def execute(self, game_id: Any, body: Any, source: str = "api") -> Live:
