@@ -29,6 +29,7 @@ import re
 from typing import Any
 
 from ..rules.errors import InputError, RuleError
+from ..rules.names import fold_name
 from ..rules.spec import DEFAULT_SECTORS, parse_spec
 from ..rules.table import KINDS, MULTI_KINDS, QUESTIONS_PER_KIND
 from .model import Pack, PackQuestion
@@ -105,7 +106,7 @@ def _person(value: Any, where: str) -> dict[str, str]:
         if key in value and value[key] is not None:
             if not isinstance(value[key], str) or not value[key].strip():
                 raise _fail(f"{where}.{key}", "must be a non-empty string")
-            out[key] = value[key].strip()
+            out[key] = value[key].strip() if key == "photo" else fold_name(value[key])
     return out
 
 

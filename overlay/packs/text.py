@@ -4,6 +4,7 @@ from __future__ import annotations
 import html
 import re
 
+from ..rules.names import fold_name
 from .model import Author, QuestionPart
 
 # (pic: a.jpg) and (aud: b.mp3) in the database format; (img [options] a.jpg) in 4s.
@@ -72,7 +73,7 @@ def answer_list(text: str) -> list[str]:
 
 def split_people(text: str) -> list[str]:
     """"A (X), B & C" → ["A (X)", "B", "C"]."""
-    people = [p.strip(" \n\t.") for p in split_top_level(text, ",;&")]
+    people = [fold_name(p).strip(" .") for p in split_top_level(text, ",;&")]
     return [p for p in people if p]
 
 
@@ -91,7 +92,7 @@ def parse_author(raw: str) -> Author | None:
     «Александр Ведехин, Алексей Усанов (Таллин)» means both are from Tallinn, so the first
     person without a city takes the next city named in the list.
     """
-    raw = re.sub(r"\s+", " ", raw).strip()
+    raw = fold_name(raw)
     people = split_people(raw)
     if not people:
         return None

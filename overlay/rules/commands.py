@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InputError
+from .names import fold_name
 
 
 @dataclass(frozen=True)
@@ -57,11 +58,11 @@ def _check(f: Field, value: Any) -> Any:
     if f.kind == "str":
         if not isinstance(value, str) or not value.strip() or len(value) > MAX_STR:
             raise InputError("bad_field", f"'{f.name}' must be a non-empty text of at most {MAX_STR} characters")
-        return value.strip()
+        return fold_name(value)
     if not isinstance(value, list) or len(value) > 100 or not all(
             isinstance(v, str) and v.strip() and len(v) <= MAX_STR for v in value):
         raise InputError("bad_field", f"'{f.name}' must be a list of names")
-    return [v.strip() for v in value]
+    return [fold_name(v) for v in value]
 
 
 def parse_command(body: Any) -> Command:

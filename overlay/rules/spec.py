@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InputError
+from .names import fold_name
 from .table import KINDS, MULTI_KINDS, QUESTIONS_PER_KIND
 
 RULE_SETS = ("tv", "club")
@@ -47,10 +48,15 @@ def _int(value: Any, where: str, lo: int, hi: int) -> int:
     return value
 
 
+def _name(value: Any, where: str, *, required: bool = True) -> str | None:
+    name = _str(value, where, required=required)
+    return None if name is None else fold_name(name)
+
+
 def _names(value: Any, where: str, *, limit: int = 20) -> list[str]:
     if not isinstance(value, list) or len(value) > limit:
         raise _fail(where, f"must be a list of at most {limit} names")
-    names = [_str(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    names = [_name(v, f"{where}[{i}]") for i, v in enumerate(value)]
     if len(set(names)) != len(names):
         raise _fail(where, "has the same name twice")
     return names  # type: ignore[return-value]
@@ -64,8 +70,8 @@ def _person(value: Any, where: str) -> dict | None:
     if extra:
         raise _fail(where, f"unknown field {sorted(extra)[0]!r}")
     return {
-        "name": _str(value.get("name"), f"{where}.name"),
-        "city": _str(value.get("city"), f"{where}.city", required=False),
+        "name": _name(value.get("name"), f"{where}.name"),
+        "city": _name(value.get("city"), f"{where}.city", required=False),
         "photo": _str(value.get("photo"), f"{where}.photo", limit=500, required=False),
     }
 
@@ -176,7 +182,7 @@ def _teams(value: Any) -> list[dict]:
         ids.add(team_id)
         teams.append({
             "id": team_id,
-            "name": _str(raw.get("name"), f"teams[{i}].name"),
+            "name": _name(raw.get("name"), f"teams[{i}].name"),
             "players": _names(raw.get("players", []), f"teams[{i}].players"),
         })
     return teams
@@ -204,10 +210,10 @@ def parse_spec(spec: Any) -> dict:
     if experts is not None:
         experts = _obj(experts, "experts")
         players = _names(experts.get("players", []), "experts.players")
-        captain = _str(experts.get("captain"), "experts.captain", required=False)
+        captain = _name(experts.get("captain"), "experts.captain", required=False)
         if captain and players and captain not in players:
             raise _fail("experts.captain", f"{captain!r} is not one of the players")
-        out["experts"] = {"name": _str(experts.get("name"), "experts.name"), "players": players, "captain": captain}
+        out["experts"] = {"name": _name(experts.get("name"), "experts.name"), "players": players, "captain": captain}
     elif rules == "tv":
         out["experts"] = {"name": "Знатоки", "players": [], "captain": None}
     if rules == "club":

@@ -2,7 +2,7 @@
 import json
 import time
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from overlay.packs import Pack, PackError, parse_pack, parts_to_specs, question_to_spec
 
@@ -74,7 +74,8 @@ def _round_trip_4s(questions, encoding):
     pack = parse_pack(text.encode(encoding), "gen.4s")
     assert pack.encoding == encoding and pack.format == "4s"
     got = [(q.number, q.text, q.answer, q.comment, q.author.name, q.author.city) for q in pack.questions()]
-    assert got == [(i, q, a, c, n, "Город") for i, (q, a, c, n) in enumerate(questions, 1)]
+    # a name's inner runs of spaces fold to one (overlay/rules/names.py): two spaces are a typo
+    assert got == [(i, q, a, c, " ".join(n.split()), "Город") for i, (q, a, c, n) in enumerate(questions, 1)]
 
 
 def _round_trip_db(questions, encoding):
@@ -87,6 +88,7 @@ def _round_trip_db(questions, encoding):
 
 @SETTINGS
 @given(questions=st.lists(st.tuples(_PLAIN, _PLAIN, _PLAIN, _NAME), min_size=1, max_size=8))
+@example(questions=[("А", "А", "А", "А  А")])  # once read as «А  А»: a name's spaces fold
 def test_4s_round_trip_utf8(questions):
     _round_trip_4s(questions, "utf-8")
 
