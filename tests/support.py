@@ -39,7 +39,9 @@ def wait_until_up(proc: subprocess.Popen, url: str, timeout: float, what: str = 
         if proc.poll() is not None:
             raise RuntimeError(f"{what} exited with {proc.returncode}: {output()}")
         try:
-            if requests.get(url, timeout=0.5).ok:
+            # a loaded machine may take seconds over the first page (templates compile): a short
+            # per-request timeout would abandon every try and never see it answer
+            if requests.get(url, timeout=max(0.5, min(10.0, deadline - time.monotonic()))).ok:
                 return
         except requests.RequestException:
             pass

@@ -38,16 +38,31 @@ class Tab:
     def open(self, url: str) -> Page:
         """Opens an overlay and waits until it is ready and its stage has gone live."""
         self.page.goto(url)
-        self.page.wait_for_function("document.body.classList.contains('ready')", timeout=10_000)
-        self.page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=2000)
+        self.page.wait_for_function("document.body.classList.contains('ready')", timeout=WAIT_MS)
+        self.page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=WAIT_MS)
         return self.page
 
     def close(self) -> None:
         self.context.close()
 
 
-def wait_js(page: Page, expr: str, arg: Any = None, timeout_ms: int = 1000) -> None:
+# How long a page may take to show what it was sent. Waits end as soon as their condition holds,
+# so a generous bound costs nothing on a quiet machine and keeps a loaded 2-core one green.
+WAIT_MS = 10_000
+
+# Every finite animation and transition on the page has finished; infinite ones (a pulsing light)
+# may go on.
+SETTLED_JS = ("() => document.getAnimations().every(a => a.playState !== 'running'"
+              " || a.effect?.getComputedTiming().iterations === Infinity)")
+
+
+def wait_js(page: Page, expr: str, arg: Any = None, timeout_ms: int = WAIT_MS) -> None:
     page.wait_for_function(expr, arg=arg, timeout=timeout_ms)
+
+
+def settle(page: Page, timeout_ms: int = WAIT_MS) -> None:
+    """Waits for entrances and exits to finish (wait first for what should start them)."""
+    wait_js(page, SETTLED_JS, timeout_ms=timeout_ms)
 
 
 def text_of(page: Page, selector: str) -> str:
@@ -78,11 +93,11 @@ def on_air(page: Page, name: str) -> bool:
                     "&& !!el.closest('.live')")
 
 
-def wait_on_air(page: Page, name: str, timeout_ms: int = 1000) -> None:
+def wait_on_air(page: Page, name: str, timeout_ms: int = WAIT_MS) -> None:
     wait_js(page, ON_AIR_JS, part(name), timeout_ms)
 
 
-def wait_off_air(page: Page, name: str, timeout_ms: int = 1000) -> None:
+def wait_off_air(page: Page, name: str, timeout_ms: int = WAIT_MS) -> None:
     wait_js(page, OFF_AIR_JS, part(name), timeout_ms)
 
 

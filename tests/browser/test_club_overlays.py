@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.helpers import (TRANSPARENT, Tab, backgrounds, on_air, outside_safe_area, screenshot,
+from tests.browser.helpers import (TRANSPARENT, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
                                    screenshot_dir, small_text, text_of, wait_js, wait_on_air)
 from tests.support import Server
 
@@ -113,10 +113,10 @@ def staged(server: Server, name: str, n: int = 18) -> str:
 def test_club_overlay_loads_transparent_large_and_safe(shared_server: Server, tab: Tab, name: str) -> None:
     game = staged(shared_server, name)
     page = tab.open(f"{shared_server.url}/overlays/{name}")
-    page.wait_for_timeout(1800)  # entrances finish
+    wait_js(page, "game => document.body.dataset.game === game", game)
+    wait_on_air(page, name)
+    settle(page)
     assert backgrounds(page) == TRANSPARENT
-    assert page.evaluate("document.body.dataset.game") == game
-    assert on_air(page, name)
     assert small_text(page) == []
     assert outside_safe_area(page) == []
     assert tab.errors == []
@@ -240,7 +240,8 @@ def test_game_rating_splits_twenty_teams_in_two_columns(shared_server: Server, t
     game = new_club_game(shared_server, 18)
     shared_server.play(game, "seat_team", team="t9")
     page = tab.open(f"{shared_server.url}/overlays/game-rating")
-    page.wait_for_timeout(1200)  # the entrance finishes
+    wait_on_air(page, "game-rating")
+    settle(page)
     assert page.evaluate("document.querySelector('[data-part=game-rating]').classList.contains('two')")
     assert page.evaluate("document.querySelectorAll('.gr-colhead').length") == 2
     assert page.evaluate("[...document.querySelectorAll('.gr-row')].map(r => Math.round(r.offsetLeft))"
@@ -391,8 +392,8 @@ def test_screenshots_of_the_club_graphics(shared_server: Server, chromium: Brows
                 shared_server.play(game, "seat_team")
                 wait_js(page, "document.querySelector('[data-part=draw]').dataset.mode === 'landed'",
                         timeout_ms=SPIN_MS + 1000)
-            page.wait_for_timeout(2600)
-            assert on_air(page, name), name
+            wait_on_air(page, name)
+            settle(page)
             screenshot(page, out, name)
             assert t.errors == []
         finally:

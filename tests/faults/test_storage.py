@@ -145,16 +145,21 @@ def test_time_up_and_graphic_expiry_on_a_full_disk_wait_for_space_without_floodi
         srv = Server(data, demo=False).start()
         try:
             spec = tv_spec()
-            spec["timers"]["minute"] = 1_000
+            # long enough that the disk is surely full before the minute ends, even on a loaded machine
+            spec["timers"]["minute"] = 3_000
             game = srv.create(spec, on_air=True)
             srv.command(game, type="spin", landed=2)
-            rev = srv.command(game, type="start_timer").json()["state"]["rev"]
+            started = srv.command(game, type="start_timer").json()["state"]
+            rev, ends_at = started["rev"], started["timer"]["ends_at"]
             srv.call("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
-                                               "data": {"title": "Титр", "duration_ms": 1_000}})
+                                               "data": {"title": "Титр", "duration_ms": 3_000}})
             fill(data)
             lines = server_output(srv).count("\n")
-            time.sleep(4)
-            state = srv.state(game)
+            # the clock has had 3 s past the end of the minute to try (and fail) to record the time-up
+            deadline = time.monotonic() + 30
+            while (state := srv.state(game))["timer"]["server_now"] < ends_at + 3_000:
+                assert time.monotonic() < deadline, "the server's clock stopped"
+                time.sleep(0.1)
             assert state["rev"] == rev and state["round"]["phase"] == "discussion"
             assert state["timer"]["remaining_ms"] == 0
             assert srv.proc.poll() is None
@@ -169,7 +174,7 @@ def test_time_up_and_graphic_expiry_on_a_full_disk_wait_for_space_without_floodi
             while "lower-third" in srv.call("GET", "/api/graphics").json()["graphics"]:
                 assert time.monotonic() < deadline, "the expired graphic stayed on air"
                 time.sleep(0.05)
-            assert logged < 100, f"{logged} log lines in 4 s of a full disk"
+            assert logged < 100, f"{logged} log lines in 3 s of a full disk"
         finally:
             srv.stop()
 

@@ -50,10 +50,8 @@ def test_overlay_gets_state_and_graphics_on_connect(overlay: Client):
 
 def test_overlay_gets_every_change_at_once(server: Server, overlay: Client):
     overlay.next()
-    t0 = time.perf_counter()
     server.command("g1", type="spin", landed=3)
-    state = overlay.next()
-    assert time.perf_counter() - t0 < 1
+    state = overlay.next()  # how soon is bench/latency.py's question; here: it comes, unasked
     assert state["rev"] == 1 and state["round"]["sector"] == 3 and state["round"]["answer"] is None
     server.command("g1", type="start_timer")
     assert overlay.next()["timer"]["running"]
