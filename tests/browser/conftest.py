@@ -14,10 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, expect
 
-from tests.browser.helpers import Tab
+from tests.browser.helpers import WAIT_MS, Tab
 from tests.support import Server
+
+# expect() retries until its condition holds: give a loaded machine the same bound as wait_js
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="module")
