@@ -62,7 +62,7 @@ class Collector:
         with self.lock:
             return [c for c in self.cues if c.address.startswith(prefix)]
 
-    def wait(self, address: str, args: list[Any] | None = None, timeout: float = 5.0,
+    def wait(self, address: str, args: list[Any] | None = None, timeout: float = 10.0,
              after: float = 0.0) -> Cue:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -93,7 +93,7 @@ class OscDump:
         for line in self.proc.stdout:
             self.lines.append(line.rstrip("\n"))
 
-    def wait(self, needle: str, timeout: float = 5.0) -> str:
+    def wait(self, needle: str, timeout: float = 10.0) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for line in list(self.lines):
@@ -135,7 +135,7 @@ class Surface:
     def send(self, data: bytes) -> None:
         self.sock.sendto(data, self.to)
 
-    def recv(self, timeout: float = 2.0, want: Callable[[OscMessage], bool] = lambda m: True) -> OscMessage:
+    def recv(self, timeout: float = 10.0, want: Callable[[OscMessage], bool] = lambda m: True) -> OscMessage:
         deadline = time.monotonic() + timeout
         while True:
             self.sock.settimeout(max(0.001, deadline - time.monotonic()))

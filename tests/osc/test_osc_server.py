@@ -286,7 +286,7 @@ def test_floods_bundles_and_garbage_leave_the_server_healthy(osc, cues):
     try:
         # a ping sent while the kernel's buffer is still full is dropped before the server sees
         # it (UDP); a surface retries, and the server must answer once the flood is worked off
-        for attempt in range(20):
+        for attempt in range(60):
             surface.send(message("/chgk/ping", ("i", attempt)))
             try:
                 pong = surface.recv(timeout=0.5, want=lambda m: m.address == "/chgk/pong")
@@ -294,7 +294,7 @@ def test_floods_bundles_and_garbage_leave_the_server_healthy(osc, cues):
             except AssertionError:
                 continue
         else:
-            raise AssertionError("no /chgk/pong within 10 s of the flood")
+            raise AssertionError("no /chgk/pong within 30 s of the flood")
         surface.drain()
     finally:
         surface.close()

@@ -24,7 +24,7 @@ class Client:
             self.sio.on(name, q.put, namespace=namespace)
         self.sio.connect(srv.url, namespaces=[namespace], auth=auth, transports=["websocket"], wait_timeout=5)
 
-    def next(self, name: str = "state", timeout: float = 3) -> Any:
+    def next(self, name: str = "state", timeout: float = 10) -> Any:
         return self.got[name].get(timeout=timeout)
 
     def call(self, event: str, data: Any = None) -> Any:
