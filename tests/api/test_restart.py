@@ -9,7 +9,8 @@ from tests.support import Server
 def test_sigkill_mid_minute_restarts_into_the_same_state(tmp_path):
     srv = Server(tmp_path / "data", mode="eventlet").start()
     try:
-        game = srv.create({"rules": "tv", "timers": {"minute": 30_000},
+        # a minute long enough that no restart on a loaded machine outlasts it
+        game = srv.create({"rules": "tv", "timers": {"minute": 600_000},
                            "experts": {"name": "Команда", "players": ["А", "Б", "В"], "captain": "А"}})
         srv.command(game, type="spin", landed=5)
         srv.command(game, type="start_timer")
@@ -26,8 +27,8 @@ def test_sigkill_mid_minute_restarts_into_the_same_state(tmp_path):
             before.pop(key), after.pop(key)
         for t in (before["timer"], after["timer"]):
             t.pop("server_now"), t.pop("remaining_ms")
-        assert after == before
-        assert after["timer"]["ends_at"] - time.time() * 1000 > 20_000
+        assert after == before  # the same ends_at in server time: the minute went on while it was down
+        assert after["timer"]["running"] and after["timer"]["ends_at"] > time.time() * 1000
     finally:
         srv.stop()
 
@@ -41,7 +42,7 @@ def test_time_up_while_the_server_was_down_is_recorded_on_restart(tmp_path):
         srv.kill()
         time.sleep(2)
         srv.start()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30
         while srv.state(game)["round"]["phase"] != "answer":
             assert time.monotonic() < deadline
             time.sleep(0.05)
