@@ -7,7 +7,8 @@ from typing import Any
 from flask import Blueprint, Flask, jsonify, request
 
 from . import now_ms
-from .hub import fresh, mirror
+from ..fanout import fanout
+from .hub import fresh, mirror, socketio
 
 bp = Blueprint("edge_api", __name__, url_prefix="/api")
 READ_ONLY = ("This is a read-only edge: it shows the game, it does not change it. "
@@ -28,8 +29,10 @@ def time_now() -> Any:
 def edge_status() -> Any:
     """For health checks and the tests: is the edge fed, and from which writer start."""
     m = mirror()
-    return jsonify(edge=True, synced=m.synced, redis=m.redis_up, epoch=m.epoch, on_air=m.on_air,
-                   revs={g: s.get("rev") for g, s in m.games.items()}, graphics_seq=m.graphics.get("seq"))
+    clients = sum(1 for _ in socketio.server.manager.get_participants("/overlay", None))
+    return jsonify(edge=True, synced=m.synced, redis=m.redis_up, epoch=m.epoch, on_air=m.on_air, clients=clients,
+                   revs={g: s.get("rev") for g, s in m.games.items()}, graphics_seq=m.graphics.get("seq"),
+                   fanout={"direct": fanout.direct, "queued": fanout.queued})
 
 
 @bp.get("/games")
