@@ -33,10 +33,11 @@ DEFAULTS: dict[str, Any] = {
     "PROXIES": [],                     # reverse proxies whose X-Forwarded-* we believe (addresses, networks)
     "PROXY_HOPS": 1,                   # how many proxies in a row stand in front of us
     "HSTS_SECONDS": 0,                 # Strict-Transport-Security max-age on HTTPS answers; 0: off
+    "LIVE_URL": None,                  # the audience page's public address, for its QR code (overlay/live.py)
     "REDIS": None,                     # redis://HOST:PORT/DB: publish public state for edges (overlay/relay.py)
 }
 # Values read from the environment as text, never parsed as JSON (a password "123456" stays text).
-TEXT_KEYS = {"DATA", "REDIS", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
+TEXT_KEYS = {"DATA", "REDIS", "LIVE_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
 ASYNC_MODES = ("eventlet", "threading", "gevent")
 
 
