@@ -19,6 +19,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .session import Change
@@ -28,7 +29,8 @@ log = logging.getLogger("chgk_overlay.relay")
 PREFIX = "chgk:"
 CHANNEL = PREFIX + "changes"   # pub/sub: {"epoch", "seq", "kind": "state"|"graphics"|"heartbeat", ...}
 GAMES = PREFIX + "games"       # hash: game id -> public state (JSON, with "epoch")
-META = PREFIX + "meta"         # string: {"epoch", "seq", "on_air", "graphics", "revs"}
+META = PREFIX + "meta"         # string: {"epoch", "seq", "on_air", "graphics", "revs", "league_rev"}
+LEAGUE = PREFIX + "league"     # string: the public league views {"rev", "index", "seasons", "series"}
 HEARTBEAT_S = 0.5              # an edge that hears nothing for 4 heartbeats reconnects and resyncs
 
 
@@ -46,14 +48,17 @@ def dumps(value: Any) -> str:
 class Relay:
     """Publishes public state for edges. `on_change` is a session listener; `run` is the task."""
 
-    def __init__(self, url: str, svc: Any) -> None:
+    def __init__(self, url: str, svc: Any, league: Callable[[], dict | None] = lambda: None) -> None:
         self.url = url
         self.svc = svc
+        self.league = league              # the public league views, made on demand
         self.redis = connect(url)
         self.epoch: int = svc.sessions.epoch
         self.seq = 0
         self.dirty: set[str] = set()      # game ids whose public state changed
         self.dirty_meta = True            # on air or graphics changed
+        self.dirty_league = True          # league data changed (overlay/season notifies)
+        self.league_rev = 0
         self.rewrite = True               # store everything (first run, or Redis lost it)
         self.wake = threading.Event()     # green under eventlet and gevent (monkey-patched)
         self.latest: dict[str, str] = {}  # game id -> the JSON last stored
@@ -75,6 +80,10 @@ class Relay:
             self.dirty.add(change.game_id)
         self.wake.set()
 
+    def league_changed(self, *_: Any) -> None:
+        self.dirty_league = True
+        self.wake.set()
+
     # background task ----------------------------------------------------------------------------
 
     def run(self) -> None:
@@ -85,6 +94,8 @@ class Relay:
             try:
                 if self.dirty or self.dirty_meta:
                     self.publish_changes()
+                if self.dirty_league:
+                    self.publish_league()
                 if time.monotonic() >= next_beat:
                     self.heartbeat()
                     next_beat = time.monotonic() + HEARTBEAT_S
@@ -114,7 +125,7 @@ class Relay:
         sessions = self.svc.sessions
         return {"epoch": self.epoch, "seq": self.seq, "on_air": sessions.on_air,
                 "graphics": self.svc.graphics.payload(),
-                "revs": {i: g.rev for i, g in list(sessions.games.items())}}
+                "revs": {i: g.rev for i, g in list(sessions.games.items())}, "league_rev": self.league_rev}
 
     def publish_changes(self) -> None:
         ids, self.dirty = self.dirty, set()
@@ -140,6 +151,27 @@ class Relay:
         self.latest.update(views)
         self.published += len(views) + meta_changed
 
+    def publish_league(self) -> None:
+        self.dirty_league = False
+        try:
+            views = self.league()
+        except Exception:  # noqa: BLE001 - the league's own store failing must not stop the relay
+            log.exception("could not make the public league views for the edges")
+            return
+        if views is None:
+            return
+        self.league_rev += 1
+        self.seq += 1
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(LEAGUE, dumps({"rev": self.league_rev, **views}))
+        pipe.publish(CHANNEL, dumps({"epoch": self.epoch, "seq": self.seq, "kind": "league",
+                                     "league_rev": self.league_rev}))
+        try:
+            pipe.execute()
+        except Exception:
+            self.dirty_league = True
+            raise
+
     def heartbeat(self) -> None:
         """Re-announce: the revs an edge should have. Store everything again when Redis has lost
         it (a restart without persistence) or holds another writer's state."""
@@ -148,6 +180,7 @@ class Relay:
             self.rewrite = stored != len(self.svc.sessions.games)
         pipe = self.redis.pipeline(transaction=True)
         if self.rewrite:
+            self.dirty_league = True  # stored again right after this heartbeat
             views = self._views(None)
             pipe.delete(GAMES)
             if views:
@@ -158,7 +191,7 @@ class Relay:
         pipe.set(META, dumps(meta))
         pipe.publish(CHANNEL, dumps({"epoch": self.epoch, "seq": self.seq, "kind": "heartbeat",
                                      "on_air": meta["on_air"], "revs": meta["revs"],
-                                     "graphics_seq": meta["graphics"]["seq"]}))
+                                     "graphics_seq": meta["graphics"]["seq"], "league_rev": self.league_rev}))
         pipe.execute()
         self.rewrite = False
 
@@ -167,6 +200,21 @@ def install(app: Any, svc: Any) -> Relay | None:
     url = app.config.get("REDIS")
     if not url:
         return None
-    relay = Relay(url, svc)
+    relay = Relay(url, svc, lambda: league_views(app))
     svc.sessions.subscribe(relay.on_change)  # after the hub's broadcast: local overlays first
     return relay
+
+
+def league_views(app: Any) -> dict | None:
+    """What the public league endpoints (`/api/public/...`) answer, for every season and series."""
+    from .season import EXTENSION
+    from .season import public
+
+    lg = app.extensions.get(EXTENSION)
+    if lg is None:
+        return None
+    seasons = lg.seasons.all()
+    series = lg.series.all()
+    return {"index": {"seasons": [{"id": s["id"], "name": s["name"]} for s in seasons], "series": series},
+            "seasons": {s["id"]: public.season(lg.seasons, lg.results, s["id"], None) for s in seasons},
+            "series": {x["id"]: public.series(lg.series, x["id"]) for x in series}}

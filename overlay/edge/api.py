@@ -63,6 +63,31 @@ def get_graphics() -> Any:
     return jsonify(dict(mirror().graphics, server_now=now_ms()))
 
 
+@bp.get("/public/league")
+def public_league() -> Any:
+    league = mirror().league
+    return jsonify(league["index"]) if league else jsonify(seasons=[], series=[])
+
+
+@bp.get("/public/seasons/<sid>")
+def public_season(sid: str) -> Any:
+    view = ((mirror().league or {}).get("seasons") or {}).get(sid)
+    if view is None:
+        return jsonify(error={"code": "unknown_season", "message": f"There is no season {sid!r}."}), 404
+    top = request.args.get("top", "")
+    if top.isascii() and top.isdigit() and int(top) > 0:
+        view = dict(view, rating=view["rating"][:int(top)])
+    return jsonify(view)
+
+
+@bp.get("/public/series/<xid>")
+def public_series(xid: str) -> Any:
+    view = ((mirror().league or {}).get("series") or {}).get(xid)
+    if view is None:
+        return jsonify(error={"code": "unknown_series", "message": f"There is no series {xid!r}."}), 404
+    return jsonify(view)
+
+
 def register_refusals(app: Flask) -> None:
     """Changes, the panel and anything else under /api: a clear 405 or 404, never a 500."""
 
@@ -78,7 +103,8 @@ def register_refusals(app: Flask) -> None:
     def _not_found(exc: Any) -> Any:
         if request.path.startswith("/api/"):
             return jsonify(error={"code": "not_found", "message": "An edge serves only the public reads: "
-                                  "/api/games, /api/games/<id>/public, /api/graphics, /api/on-air, /api/time."}), 404
+                                  "/api/games, /api/games/<id>/public, /api/graphics, /api/on-air, /api/time, "
+                                  "/api/public/league, /api/public/seasons/<id>, /api/public/series/<id>."}), 404
         return exc
 
     @app.errorhandler(405)

@@ -88,4 +88,8 @@ def wire(m: Mirror) -> None:
     def on_graphics(payload: dict) -> None:
         fanout.emit("graphics", payload, OVERLAY)
 
-    m.on_state, m.on_air_changed, m.on_graphics = on_state, on_air_changed, on_graphics
+    def on_league() -> None:
+        # as on the writer: a notice without data; league graphics fetch /api/public/... again
+        socketio.emit("league", {"what": "league"}, namespace=OVERLAY)
+
+    m.on_state, m.on_air_changed, m.on_graphics, m.on_league = on_state, on_air_changed, on_graphics, on_league

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..relay import CHANNEL, GAMES, HEARTBEAT_S, META, connect
+from ..relay import CHANNEL, GAMES, HEARTBEAT_S, LEAGUE, META, connect
 
 log = logging.getLogger("chgk_overlay.edge")
 SILENCE_S = 4 * HEARTBEAT_S
@@ -33,12 +33,15 @@ class Mirror:
         self.on_air: str | None = None
         self.graphics: dict = {"seq": 0, "graphics": {}, "hidden": [], "server_now": 0}
         self.graphics_epoch = 0
+        self.league: dict | None = None  # the public league views (relay.league_views)
+        self.league_order = (0, 0)       # (epoch, league rev) of `league`
         self.synced = False      # has read the writer's state at least once
         self.redis_up = False
         # set by the edge app: send a state / the on-air change / the graphics to the clients
         self.on_state: Callable[[dict, bool], None] = lambda state, on_air: None
         self.on_air_changed: Callable[[dict | None], None] = lambda state: None
         self.on_graphics: Callable[[dict], None] = lambda payload: None
+        self.on_league: Callable[[], None] = lambda: None
 
     def apply_state(self, state: Any) -> bool:
         if not isinstance(state, dict) or not isinstance(state.get("id"), str):
@@ -61,6 +64,15 @@ class Mirror:
             self.graphics, self.graphics_epoch = graphics, epoch
             if changed:
                 self.on_graphics(graphics)
+
+    def apply_league(self, epoch: int, text: str | None) -> None:
+        if not text:
+            return
+        data = json.loads(text)
+        order = (epoch, int(data.get("rev") or 0))
+        if order > self.league_order:
+            self.league, self.league_order = data, order
+            self.on_league()
 
     def summary(self) -> list[dict]:
         return [{"id": g["id"], "rules": g.get("rules"), "title": g.get("title"), "status": g.get("status"),
@@ -134,6 +146,8 @@ class Feed:
             self.mirror.apply_state(msg.get("state"))
         elif kind == "meta":
             self.mirror.apply_meta(epoch, msg.get("on_air"), msg.get("graphics"))
+        elif kind == "league":
+            self.mirror.apply_league(epoch, self.client.get(LEAGUE))
         elif kind == "heartbeat":
             revs = msg.get("revs") or {}
             behind = [g for g, rev in revs.items()
@@ -145,6 +159,8 @@ class Feed:
             if msg.get("on_air") != self.mirror.on_air or \
                     (epoch, msg.get("graphics_seq") or 0) > (self.mirror.graphics_epoch, self.mirror.graphics.get("seq") or 0):
                 self._read_meta(self.client.get(META))
+            if (epoch, int(msg.get("league_rev") or 0)) > self.mirror.league_order:
+                self.mirror.apply_league(epoch, self.client.get(LEAGUE))
 
     def resync(self) -> None:
         """Read everything stored. An empty Redis (restarted) changes nothing: the writer stores
@@ -152,7 +168,8 @@ class Feed:
         pipe = self.client.pipeline(transaction=True)
         pipe.hgetall(GAMES)
         pipe.get(META)
-        games, meta = pipe.execute()
+        pipe.get(LEAGUE)
+        games, meta, league = pipe.execute()
         self.resyncs += 1
         if not meta:
             return
@@ -161,6 +178,7 @@ class Feed:
         for text in games.values():
             self.mirror.apply_state(json.loads(text))
         self._read_meta(meta)
+        self.mirror.apply_league(self.mirror.epoch, league)
         self.mirror.synced = True
 
     def _read_meta(self, text: str | None) -> None:

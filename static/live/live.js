@@ -1,8 +1,10 @@
 // The audience page: score, the round (sector, timer, the question once read, the answer once
-// judged — the public state holds nothing earlier), the club tables and the game table. A plain
+// judged — the public state holds nothing earlier), the club tables, the game table and the
+// league's season rating (the public league endpoint, fetched again on each `league` notice). A plain
 // document for a phone: no animation, no images, redrawn from each state.
 
 import { h, setText } from "../lib/dom.js";
+import { leagueText } from "../lib/league.js";
 import { formatRemaining, remainingMs } from "../lib/timer.js";
 
 export default function create(stage, ctx) {
@@ -46,6 +48,27 @@ export default function create(stage, ctx) {
     drawTimer();
     if (state.timer?.running) ticking = setInterval(drawTimer, 100);
   }
+
+  const league = stage.querySelector(".league");
+  setText(field("league-title"), leagueText(t.lang)("title"));
+  async function loadLeague() {
+    try {
+      const index = await (await fetch("/api/public/league", { cache: "no-store" })).json();
+      const season = (index.seasons || []).at(-1);
+      if (!season) return;
+      const view = await (await fetch(`/api/public/seasons/${encodeURIComponent(season.id)}?top=10`,
+        { cache: "no-store" })).json();
+      const rows = view.rating || [];
+      league.hidden = !rows.length;
+      setText(field("league-title"), `${leagueText(t.lang)("title")} · ${season.name}`);
+      field("league").replaceChildren(...rows.map((r) =>
+        h("li", {}, h("span", {}, `${r.place}. ${r.player}`), h("b", {}, t.number(r.points)))));
+    } catch {
+      /* the server is away: keep what is shown; the next notice fetches again */
+    }
+  }
+  loadLeague();
+  setTimeout(() => window.chgkOverlay?.socket.on("league", loadLeague), 0);
 
   return { update };
 }

@@ -292,3 +292,20 @@ def test_edge_started_without_redis_says_so_and_retries(own: dict, tmp_path: Pat
     finally:
         writer.stop()
         redis.stop()
+
+
+def test_league_views_reach_the_edges(world: dict):
+    writer, edge = world["writer"], world["edges"][0]
+    notices: list[Any] = []
+    o = Overlay(edge.url)
+    o.sio.on("league", notices.append, namespace="/overlay")
+    try:
+        sid = writer.api("POST", "/api/seasons", {"name": "Весна 2026", "qualifying_days": 2})["id"]
+        wait_for(lambda: sid in {s["id"] for s in requests.get(edge.url + "/api/public/league", timeout=10)
+                                 .json()["seasons"]}, what="the season listed at the edge")
+        assert requests.get(f"{edge.url}/api/public/seasons/{sid}", timeout=10).json() == \
+            requests.get(f"{writer.url}/api/public/seasons/{sid}", timeout=10).json()
+        wait_for(lambda: notices, what="a league notice at the edge's overlay")
+        assert requests.get(f"{edge.url}/api/public/seasons/nope", timeout=10).status_code == 404
+    finally:
+        o.close()
