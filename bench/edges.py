@@ -65,8 +65,8 @@ def wait_synced(edge: Server, timeout: float = 60) -> None:
 
 def run(topology: str, n: int, edges: int, commands: int, kind: str, tmp: Path) -> dict:
     redis = Redis(tmp / "redis").start() if topology == "edges" else None
-    writer = Server(tmp / "writer", redis=redis.url if redis else None).start()
-    servers = [Server(tmp / f"edge{i}", kind="edge", redis=redis.url).start() for i in range(edges)] \
+    writer = Server(tmp / "writer", redis=redis.url if redis else None).start(timeout=180)
+    servers = [Server(tmp / f"edge{i}", kind="edge", redis=redis.url).start(timeout=180) for i in range(edges)] \
         if redis else [writer]
     for s in servers:
         if s is not writer:

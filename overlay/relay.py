@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -102,13 +103,13 @@ class Relay:
                 if self.failing_since:
                     log.warning("Redis at %s reachable again after %.1f s", self.url,
                                 time.monotonic() - self.failing_since)
-                    print(f"chgk-overlay: Redis at {self.url} reachable again", flush=True)
+                    print(f"chgk-overlay: Redis at {self.url} reachable again", file=sys.stderr, flush=True)
                     self.failing_since = 0.0
             except Exception as exc:  # noqa: BLE001 - Redis down or restarting: retry each heartbeat
                 if not self.failing_since:
                     self.failing_since = time.monotonic()
                     print(f"chgk-overlay: cannot publish to Redis at {self.url} ({exc}); edges keep the "
-                          f"last state, retrying every {HEARTBEAT_S} s", flush=True)
+                          f"last state, retrying every {HEARTBEAT_S} s", file=sys.stderr, flush=True)
                 self.rewrite = True
                 next_beat = time.monotonic() + HEARTBEAT_S
 
