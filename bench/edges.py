@@ -64,15 +64,18 @@ def wait_synced(edge: Server, timeout: float = 60) -> None:
 
 
 def run(topology: str, n: int, edges: int, commands: int, kind: str, tmp: Path) -> dict:
-    redis = Redis(tmp / "redis").start() if topology == "edges" else None
-    writer = Server(tmp / "writer", redis=redis.url if redis else None).start(timeout=180)
-    servers = [Server(tmp / f"edge{i}", kind="edge", redis=redis.url).start(timeout=180) for i in range(edges)] \
-        if redis else [writer]
-    for s in servers:
-        if s is not writer:
-            wait_synced(s)
+    started: list = []  # stopped in reverse in `finally`, also when a later one fails to start
+    redis = Redis(tmp / "redis") if topology == "edges" else None
+    writer = Server(tmp / "writer", redis=redis.url if redis else None)
+    servers = [Server(tmp / f"edge{i}", kind="edge", redis=redis.url) for i in range(edges)] if redis else [writer]
     pools: list[ClientPool] = []
     try:
+        for proc in ([redis] if redis else []) + [writer] + [s for s in servers if s is not writer]:
+            started.append(proc)
+            proc.start(timeout=180) if isinstance(proc, Server) else proc.start()
+        for s in servers:
+            if s is not writer:
+                wait_synced(s)
         target = Writer(writer)
         time.sleep(1.0)
         idle_kb = [rss_kb(s.proc.pid) for s in servers]
@@ -106,12 +109,8 @@ def run(topology: str, n: int, edges: int, commands: int, kind: str, tmp: Path) 
     finally:
         for p in pools:
             p.close()
-        for s in servers:
-            if s is not writer:
-                s.stop()
-        writer.stop()
-        if redis:
-            redis.stop()
+        for proc in reversed(started):
+            proc.stop()
     per_client_kb = sum(w - i for w, i in zip(with_kb, idle_kb)) / n
     return {"topology": topology, "clients": n, "edges": edges if redis else 0,
             "last_median": statistics.median(last_ms), "last_p99": pct(last_ms, 99), "last_max": max(last_ms),

@@ -24,16 +24,25 @@ ATTEMPTS = 3
 @pytest.fixture(scope="module", params=["nginx", "caddy"])
 def stack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     tmp = tmp_path_factory.mktemp(request.param)
-    redis = Redis(tmp / "redis").start()
-    writer = Server(tmp / "writer", redis=redis.url, args=("--proxy", "127.0.0.1"),
-                    env={"CHGK_OVERLAY_LOGIN_ATTEMPTS": str(ATTEMPTS), "CHGK_OVERLAY_HSTS_SECONDS": "600"}).start()
-    edges = [start_edge(tmp, f"edge{i}", redis.url) for i in (1, 2)]
-    proxy = Proxy(request.param, tmp / "proxy", writer.port, [e.port for e in edges]).start()
-    yield {"proxy": proxy, "writer": writer, "edges": edges, "redis": redis}
-    proxy.stop()
-    for p in (*edges, writer):
-        p.stop()
-    redis.stop()
+    started: list = []  # stopped in reverse, also when a later one fails to start
+    try:
+        redis = Redis(tmp / "redis")
+        started.append(redis)
+        redis.start()
+        writer = Server(tmp / "writer", redis=redis.url, args=("--proxy", "127.0.0.1"),
+                        env={"CHGK_OVERLAY_LOGIN_ATTEMPTS": str(ATTEMPTS), "CHGK_OVERLAY_HSTS_SECONDS": "600"})
+        started.append(writer)
+        writer.start(timeout=120)
+        edges = []
+        for i in (1, 2):
+            edges.append(start_edge(tmp, f"edge{i}", redis.url, started=started))
+        proxy = Proxy(request.param, tmp / "proxy", writer.port, [e.port for e in edges])
+        started.append(proxy)
+        proxy.start(timeout=120)
+        yield {"proxy": proxy, "writer": writer, "edges": edges, "redis": redis}
+    finally:
+        for p in reversed(started):
+            p.stop()
 
 
 def try_login(http: requests.Session, url: str, password: str, **kw: Any) -> requests.Response:
@@ -132,7 +141,7 @@ def test_an_edge_killed_its_clients_move_to_the_other(stack: dict):
                               headers={"Authorization": f"Bearer {TOKEN}"}, verify=str(proxy.cert), timeout=10)
         assert r.status_code == 200, r.text
         wait_for(lambda: got[-1]["rev"] == rev + 1, what="the latest state through the other edge")
-        victim.start()
+        victim.start(timeout=120)
         wait_for(lambda: edge_status(victim)["synced"], what="the restarted edge to resync")
     finally:
         sio.disconnect()

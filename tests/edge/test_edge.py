@@ -40,9 +40,13 @@ def edge_status(edge: Server) -> dict:
     return requests.get(edge.url + "/api/edge", timeout=10).json()
 
 
-def start_edge(tmp: Path, name: str, redis_url: str, mode: str = MODE) -> Server:
+def start_edge(tmp: Path, name: str, redis_url: str, mode: str = MODE, started: list | None = None) -> Server:
+    """An edge that has read the writer's state; added to `started` before it starts, so that a
+    fixture stops it even when starting fails."""
     edge = Server(tmp / name, mode=mode, kind="edge", redis=redis_url)
-    edge.start()
+    if started is not None:
+        started.append(edge)
+    edge.start(timeout=120)
     wait_for(lambda: edge_status(edge)["synced"], what=f"{name} to read the writer's state")
     return edge
 
@@ -74,13 +78,19 @@ class Overlay:
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     """Redis, a writer with the demo game on air, and two edges."""
     tmp = tmp_path_factory.mktemp("edges")
-    redis = Redis(tmp / "redis").start()
-    writer = Server(tmp / "writer", redis=redis.url).start()
-    edges = [start_edge(tmp, f"edge{i}", redis.url) for i in (1, 2)]
-    yield {"redis": redis, "writer": writer, "edges": edges, "tmp": tmp}
-    for p in (*edges, writer):
-        p.stop()
-    redis.stop()
+    started: list = []
+    try:
+        redis = Redis(tmp / "redis")
+        started.append(redis)
+        redis.start()
+        writer = Server(tmp / "writer", redis=redis.url)
+        started.append(writer)
+        writer.start(timeout=120)
+        edges = [start_edge(tmp, f"edge{i}", redis.url, started=started) for i in (1, 2)]
+        yield {"redis": redis, "writer": writer, "edges": edges, "tmp": tmp}
+    finally:
+        for p in reversed(started):
+            p.stop()
 
 
 def test_an_edge_serves_what_the_writer_shows(world: dict):
@@ -166,7 +176,8 @@ def test_no_answer_or_unplayed_question_reaches_redis(world: dict):
 
 def test_gevent_edge_serves_too(world: dict):
     writer = world["writer"]
-    edge = start_edge(world["tmp"], "edge-gevent", world["redis"].url, mode="gevent")
+    started: list = []
+    edge = start_edge(world["tmp"], "edge-gevent", world["redis"].url, mode="gevent", started=started)
     try:
         game = writer.create(tv_spec("gevent"), on_air=True)
         o = Overlay(edge.url)
@@ -184,19 +195,23 @@ def test_gevent_edge_serves_too(world: dict):
 
 @pytest.fixture
 def own(tmp_path: Path) -> Iterator[dict]:
-    redis = Redis(tmp_path / "redis").start()
-    writer = Server(tmp_path / "writer", redis=redis.url).start()
-    started: list[Server] = []
-    yield {"redis": redis, "writer": writer, "tmp": tmp_path, "started": started}
-    for p in (*started, writer):
-        p.stop()
-    redis.stop()
+    started: list = []
+    try:
+        redis = Redis(tmp_path / "redis")
+        started.append(redis)
+        redis.start()
+        writer = Server(tmp_path / "writer", redis=redis.url)
+        started.append(writer)
+        writer.start(timeout=120)
+        yield {"redis": redis, "writer": writer, "tmp": tmp_path, "started": started}
+    finally:
+        for p in reversed(started):
+            p.stop()
 
 
 def test_redis_restarted_empty_edges_resync(own: dict):
     redis, writer = own["redis"], own["writer"]
-    edge = start_edge(own["tmp"], "edge", redis.url)
-    own["started"].append(edge)
+    edge = start_edge(own["tmp"], "edge", redis.url, started=own["started"])
     o = Overlay(edge.url)
     try:
         o.wait_rev(0)
@@ -218,8 +233,7 @@ def test_redis_restarted_empty_edges_resync(own: dict):
 
 def test_writer_killed_edges_keep_serving_then_take_the_new_epoch(own: dict):
     writer = own["writer"]
-    edge = start_edge(own["tmp"], "edge", own["redis"].url)
-    own["started"].append(edge)
+    edge = start_edge(own["tmp"], "edge", own["redis"].url, started=own["started"])
     o = Overlay(edge.url)
     try:
         writer.play("g1", "spin", landed=6)
@@ -229,7 +243,7 @@ def test_writer_killed_edges_keep_serving_then_take_the_new_epoch(own: dict):
             time.sleep(0.5)
             assert requests.get(edge.url + "/api/games/g1/public", timeout=10).json()["rev"] == 1
         assert o.sio.connected
-        writer.start()
+        writer.start(timeout=120)
         state = wait_for(lambda: o.states[-1]["epoch"] > first["epoch"] and o.states[-1], what="the new epoch")
         assert state["rev"] == 1 and state["round"]["sector"] == 6  # the same facts, from the restarted writer
         writer.play("g1", "start_timer")
@@ -240,8 +254,7 @@ def test_writer_killed_edges_keep_serving_then_take_the_new_epoch(own: dict):
 
 def test_a_client_that_never_reads_holds_up_no_one(own: dict):
     writer = own["writer"]
-    edge = start_edge(own["tmp"], "edge", own["redis"].url)
-    own["started"].append(edge)
+    edge = start_edge(own["tmp"], "edge", own["redis"].url, started=own["started"])
     # a websocket that joins /overlay with a tiny receive buffer, then never reads again
     stuck = websocket.create_connection(f"ws://127.0.0.1:{edge.port}/socket.io/?EIO=4&transport=websocket",
                                         timeout=10, sockopt=((socket.SOL_SOCKET, socket.SO_RCVBUF, 4096),))
@@ -271,7 +284,7 @@ def test_edge_started_without_redis_says_so_and_retries(own: dict, tmp_path: Pat
     url = f"redis://127.0.0.1:{port}/0"
     edge = Server(tmp_path / "edge", kind="edge", redis=url)
     own["started"].append(edge)
-    edge.start()
+    edge.start(timeout=120)
     wait_for(lambda: f"cannot reach Redis at {url}" in edge.output(), what="the edge to say Redis is missing")
     status = edge_status(edge)
     assert status["synced"] is False and status["redis"] is False
@@ -279,11 +292,13 @@ def test_edge_started_without_redis_says_so_and_retries(own: dict, tmp_path: Pat
     sio = socketio.Client(reconnection=False)
     with pytest.raises(socketio.exceptions.ConnectionError):  # no blank state for an overlay on air
         sio.connect(edge.url, namespaces=["/overlay"], transports=["websocket"], wait_timeout=10)
-    redis = Redis(tmp_path / "late-redis", port=port).start()
+    redis = Redis(tmp_path / "late-redis", port=port)
+    own["started"].append(redis)
+    redis.start()
     writer = Server(tmp_path / "late-writer", redis=url)
     own["started"].append(writer)
     try:
-        writer.start()
+        writer.start(timeout=120)
         wait_for(lambda: edge_status(edge)["synced"], what="the edge to read the state once Redis is there")
         o = Overlay(edge.url)
         assert o.wait_rev(0)["id"] == "g1"
