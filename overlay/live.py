@@ -3,7 +3,8 @@
 Served by the single process and by every edge alike: it is an overlay client like the others
 (`/overlay` namespace, public state only), laid out for a phone in the sun instead of 1920×1080.
 `GET /live/qr.svg` is the page's address as a QR code, made here with segno (pure Python, no
-images to ship) so that a `slate` or `bug` graphic can show it: `<img src="/live/qr.svg">`.
+images to ship) so that a `slate` or `bug` graphic can show it: `<img src="/live/qr.svg">`, or
+inline from its template with `{{ live_qr(dark="#fff", light=None) }}`.
 The address is `LIVE_URL` when configured (the public host the edges answer on), else this
 request's own `/live` (behind a trusted proxy: the public scheme and host).
 """
@@ -14,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request
+from markupsafe import Markup
 
 bp = Blueprint("live", __name__)
 LANGS = ("ru", "uk", "en")
@@ -56,5 +58,11 @@ def _colour(value: str | None, default: str) -> str:
     return default
 
 
+def qr_markup(dark: str = "#000000", light: str | None = "#ffffff") -> Markup:
+    """The QR code inline, for a template: `{{ live_qr(dark="#fff", light=None) }}` (a slate, a bug)."""
+    return Markup(qr_svg(live_url(), dark, light).decode())
+
+
 def register(app: Flask) -> None:
     app.register_blueprint(bp)
+    app.add_template_global(qr_markup, "live_qr")
