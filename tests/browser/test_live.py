@@ -106,3 +106,20 @@ def test_qr_code_uses_the_configured_public_address(tmp_path: Path):
         assert got == expected.getvalue()
     finally:
         srv.stop()
+
+
+def test_clients_keep_the_newest_epoch_then_rev(shared_server: Server, phone: Any):
+    """A restarted writer's state wins even with a lower rev; an older epoch never comes back."""
+    phone.goto(shared_server.url + "/live")
+    phone.wait_for_function("window.chgkOverlay && window.chgkOverlay.state", timeout=30_000)
+    kept = phone.evaluate("""() => {
+        const h = window.chgkOverlay, s = h.state, out = [];
+        const take = (epoch, rev) => { h.update({...s, epoch, rev}); out.push([h.state.epoch, h.state.rev]); };
+        take(s.epoch, s.rev + 5);        // newer rev: taken
+        take(s.epoch, s.rev + 2);        // older rev, same epoch: refused
+        take(s.epoch + 1, 0);            // a restarted writer, revs begun again: taken
+        take(s.epoch, s.rev + 9);        // the old writer (an edge behind): refused
+        return [s.epoch, s.rev, out];
+    }""")
+    epoch, rev, out = kept
+    assert out == [[epoch, rev + 5], [epoch, rev + 5], [epoch + 1, 0], [epoch + 1, 0]]
