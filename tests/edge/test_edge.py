@@ -191,6 +191,29 @@ def test_gevent_edge_serves_too(world: dict):
         edge.stop()
 
 
+def test_a_threading_writer_publishes_too(tmp_path: Path):
+    """The relay's task under the writer's other modes (here threading: a real thread)."""
+    started: list = []
+    try:
+        redis = Redis(tmp_path / "redis")
+        started.append(redis)
+        redis.start()
+        writer = Server(tmp_path / "writer", mode="threading", redis=redis.url)
+        started.append(writer)
+        writer.start(timeout=120)
+        edge = start_edge(tmp_path, "edge", redis.url, started=started)
+        o = Overlay(edge.url)
+        try:
+            o.wait_rev(0)
+            writer.play("g1", "spin", landed=8)
+            assert o.wait_rev(1)["round"]["sector"] == 8
+        finally:
+            o.close()
+    finally:
+        for p in reversed(started):
+            p.stop()
+
+
 # faults: each with processes of its own ----------------------------------------------------------
 
 @pytest.fixture
