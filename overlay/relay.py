@@ -31,7 +31,7 @@ PREFIX = "chgk:"
 CHANNEL = PREFIX + "changes"   # pub/sub: {"epoch", "seq", "kind": "state"|"graphics"|"heartbeat", ...}
 GAMES = PREFIX + "games"       # hash: game id -> public state (JSON, with "epoch")
 META = PREFIX + "meta"         # string: {"epoch", "seq", "on_air", "graphics", "revs", "league_rev"}
-LEAGUE = PREFIX + "league"     # string: the public league views {"rev", "index", "seasons", "series"}
+LEAGUE = PREFIX + "league"     # string: the public league views {"epoch", "rev", "index", "seasons", "series"}
 HEARTBEAT_S = 0.5              # an edge that hears nothing for 4 heartbeats reconnects and resyncs
 
 
@@ -164,7 +164,7 @@ class Relay:
         self.league_rev += 1
         self.seq += 1
         pipe = self.redis.pipeline(transaction=True)
-        pipe.set(LEAGUE, dumps({"rev": self.league_rev, **views}))
+        pipe.set(LEAGUE, dumps({"epoch": self.epoch, "rev": self.league_rev, **views}))
         pipe.publish(CHANNEL, dumps({"epoch": self.epoch, "seq": self.seq, "kind": "league",
                                      "league_rev": self.league_rev}))
         try:

@@ -69,7 +69,8 @@ class Mirror:
         if not text:
             return
         data = json.loads(text)
-        order = (epoch, int(data.get("rev") or 0))
+        # its own epoch: what Redis holds may still be a previous writer's, whatever the message says
+        order = (int(data.get("epoch") or epoch), int(data.get("rev") or 0))
         if order > self.league_order:
             self.league, self.league_order = data, order
             self.on_league()
