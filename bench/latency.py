@@ -2,7 +2,7 @@
 
     python bench/latency.py [--modes eventlet threading gevent] [--clients 1 50 500]
                             [--client sio|raw|ts [--poll-ms P]] [--commands 300] [--burst 300]
-                            [--max-wait 240 [--quiet 0.25]] [--profile DIR] [--json FILE]
+                            [--max-wait 240 [--quiet 0.25]] [--profile DIR] [--json FILE] [--redis]
 
 For each async mode and each client count it starts, one after the other on this machine:
 
@@ -47,7 +47,7 @@ from collections import Counter
 from pathlib import Path
 
 from _common import BareServer, ClientPool, Server, busy_s, cpu_s, machine, pct, rss_kb, wait_quiet
-from tests.support import TOKEN  # importable once _common has put the project on the path
+from tests.support import TOKEN, Redis  # importable once _common has put the project on the path
 
 REGULAR = [1, 2, 3, 4, 6, 7, 8, 10, 11, 12]  # the demo game's single-question sectors
 CYCLE = ["spin", "start_timer", "undo", "undo"]
@@ -96,8 +96,8 @@ class Chgk(Target):
 
     label = "chgk"
 
-    def __init__(self, mode: str, tmp: Path) -> None:
-        super().__init__(mode, Server(tmp / f"data-{mode}", mode=mode).start(), TOKEN)
+    def __init__(self, mode: str, tmp: Path, redis: str | None = None) -> None:
+        super().__init__(mode, Server(tmp / f"data-{mode}", mode=mode, redis=redis).start(), TOKEN)
         self.i = 0
 
     def send(self) -> int:
@@ -243,6 +243,8 @@ def main() -> None:
     p.add_argument("--quiet", type=float, default=0.25,
                    help="before each client count, wait until other processes use fewer cores than this")
     p.add_argument("--max-wait", type=float, default=0, help="…for at most this many seconds (0: don't wait)")
+    p.add_argument("--redis", action="store_true",
+                   help="chgk as a writer: a redis-server of its own, every change also published (serve --redis)")
     args = p.parse_args()
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
@@ -254,6 +256,7 @@ def main() -> None:
     print(head + "\n" + "─" * len(head), flush=True)
     results = []
     with tempfile.TemporaryDirectory(prefix="chgk-bench-") as tmp:
+        redis = Redis(Path(tmp) / "redis").start() if args.redis else None
         for mode in args.modes:
             payload = None
             for n in args.clients:
@@ -261,7 +264,7 @@ def main() -> None:
                     wait_quiet(args.quiet, args.max_wait)
                 for kind in args.servers:
                     if kind == "chgk":
-                        target = Chgk(mode, Path(tmp))
+                        target = Chgk(mode, Path(tmp), redis.url if redis else None)
                         if payload is None:
                             payload = target.public_sample()
                     else:
@@ -289,6 +292,8 @@ def main() -> None:
                           f" {r['others_cores']:>6.2f}", flush=True)
                     if r["missing"]:
                         print(f"  {r['missing']} of {n} clients never got the burst's last rev (dropped)")
+        if redis:
+            redis.stop()
     print("\ntimes in ms; last = the last client has the new rev, med = the median client has it;"
           " ack = HTTP answer to the driver;\nsrv CPU = server CPU ms per command, cli CPU = client-process"
           " CPU µs per message received (latency phase);\nothers = cores kept busy by processes"

@@ -61,18 +61,23 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(control_bp)
     hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"])
     fanout.install(hub.socketio.server)  # overlays' websockets, written to directly (eventlet)
+    from . import proxy
+    proxy.install(app)  # X-Forwarded-* from configured proxies only, Secure cookies over HTTPS, HSTS
     sessions.subscribe(lambda change: hub.broadcast(svc, change))
 
     from .osc import api as osc_api, build_bridge
     svc.osc = build_bridge(app, svc)  # OSC cues out, commands in (overlay/osc/)
     sessions.subscribe(svc.osc.on_change)
+    from . import relay
+    svc.relay = relay.install(app, svc)  # --redis: public state to Redis for edges, after the fan-out
     app.register_blueprint(osc_api.bp)
 
     from .packs import api as packs_api
     packs_api.register(app)  # question packs: /api/packs, import and envelope filling
     from .obs import api as obs_api
     obs_api.register(app)  # OBS control over obs-websocket (obs.toml) and /api/obs
-    from . import themes
+    from . import live, themes
+    live.register(app)  # the audience page /live and its QR code
     themes.register(app)  # custom themes from <data>/themes at /themes/<name>.css
     from control.admin import bp as admin_bp
     from .season import init_season
@@ -114,6 +119,8 @@ def start_clock(app: Flask) -> None:
             socketio.sleep(period)
 
     socketio.start_background_task(loop)
+    if svc.relay:
+        socketio.start_background_task(svc.relay.run)
 
     from .osc import start_bridge
     start_bridge(app, socketio)  # OSC sender, and the receiver when --osc-listen or osc.toml says so

@@ -28,6 +28,16 @@ def parser() -> argparse.ArgumentParser:
                    help="receive OSC control messages here")
     s.add_argument("--osc-target", type=_host_port, action="append", default=[], metavar="HOST:PORT",
                    help="send the generic OSC cues here (repeatable)")
+    _scale_out_flags(s, redis_help="also publish public state to this Redis for edges (redis://HOST:PORT/DB)")
+
+    e = sub.add_parser("edge", help="serve overlays, /live and public reads from Redis (read-only)")
+    e.add_argument("--redis", required=True, metavar="URL", help="the writer's Redis (redis://HOST:PORT/DB or unix://…)")
+    e.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    e.add_argument("--port", type=int, default=5001, help="port (default: 5001)")
+    e.add_argument("--data", default=None, help="data folder: custom themes (default: $CHGK_OVERLAY_DATA or ./chgk-data)")
+    e.add_argument("--async-mode", choices=("eventlet", "gevent"), default=None,
+                   help="Socket.IO server mode (default: eventlet, or $CHGK_OVERLAY_ASYNC_MODE)")
+    _scale_out_flags(e, redis_help=None)
 
     i = sub.add_parser("import-pack", help="import a question pack (question database text format or 4s)")
     i.add_argument("file", help="the pack file (UTF-8, CP1251 or KOI8-R)")
@@ -45,10 +55,32 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _scale_out_flags(p: argparse.ArgumentParser, redis_help: str | None) -> None:
+    if redis_help:
+        p.add_argument("--redis", default=None, metavar="URL", help=redis_help)
+    p.add_argument("--proxy", action="append", default=[], metavar="ADDR",
+                   help="a reverse proxy (address or network) whose X-Forwarded-* headers to believe (repeatable)")
+
+
+def _patch(mode: str) -> None:
+    """Monkey-patch for the green modes before anything opens a socket."""
+    if mode == "eventlet":
+        import warnings
+        with warnings.catch_warnings():  # the product's stack names eventlet; its notice is in the README
+            warnings.simplefilter("ignore")  # EventletDeprecationWarning derives from Warning itself
+            import eventlet
+        eventlet.monkey_patch()
+    elif mode == "gevent":
+        from gevent import monkey
+        monkey.patch_all()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.cmd == "serve":
         return serve(args)
+    if args.cmd == "edge":
+        return edge(args)
     if args.cmd == "import-pack":
         return import_pack(args)
     if args.cmd == "obs-scenes":
@@ -119,15 +151,7 @@ def obs_scenes(args: argparse.Namespace) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     mode = args.async_mode or os.environ.get("CHGK_OVERLAY_ASYNC_MODE") or "eventlet"
-    if mode == "eventlet":
-        import warnings
-        with warnings.catch_warnings():  # the product's stack names eventlet; its notice is in the README
-            warnings.simplefilter("ignore")  # EventletDeprecationWarning derives from Warning itself
-            import eventlet
-        eventlet.monkey_patch()
-    elif mode == "gevent":
-        from gevent import monkey
-        monkey.patch_all()
+    _patch(mode)
 
     from .app import create_app, start_clock
     from .server import serve as run_server
@@ -139,6 +163,10 @@ def serve(args: argparse.Namespace) -> int:
         overrides["OSC_LISTEN"] = args.osc_listen
     if args.osc_target:
         overrides["OSC_TARGETS"] = list(args.osc_target)
+    if args.redis:
+        overrides["REDIS"] = args.redis
+    if args.proxy:
+        overrides["PROXIES"] = list(args.proxy)
     app = create_app(overrides)
     if args.demo:
         from .demo import load_demo
@@ -151,6 +179,38 @@ def serve(args: argparse.Namespace) -> int:
               file=sys.stderr, flush=True)
         if app.config.get("PASSWORD_FILE"):
             print(f"chgk-overlay: operator password is in {app.config['PASSWORD_FILE']}", file=sys.stderr, flush=True)
+
+    try:
+        run_server(app, args.host, args.port, ready)
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:
+        print(f"chgk-overlay: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def edge(args: argparse.Namespace) -> int:
+    mode = args.async_mode or os.environ.get("CHGK_OVERLAY_ASYNC_MODE") or "eventlet"
+    if mode not in ("eventlet", "gevent"):
+        print("chgk-overlay edge: --async-mode must be eventlet or gevent", file=sys.stderr)
+        return 2
+    _patch(mode)
+
+    from .edge import create_edge_app, start_feed
+    from .server import serve as run_server
+
+    overrides: dict = {"ASYNC_MODE": mode, "REDIS": args.redis}
+    if args.data:
+        overrides["DATA"] = args.data
+    if args.proxy:
+        overrides["PROXIES"] = list(args.proxy)
+    app = create_edge_app(overrides)
+    start_feed(app)
+
+    def ready(port: int) -> None:
+        print(f"chgk-overlay edge ({mode}): listening on http://{args.host}:{port}  (audience: /live, "
+              f"overlays: /overlays/<name>), fed from Redis at {args.redis}", file=sys.stderr, flush=True)
 
     try:
         run_server(app, args.host, args.port, ready)

@@ -29,9 +29,15 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_NAME": "chgk_session",
+    "SESSION_COOKIE_SECURE": False,    # also Secure whenever a request came over HTTPS (overlay/proxy.py)
+    "PROXIES": [],                     # reverse proxies whose X-Forwarded-* we believe (addresses, networks)
+    "PROXY_HOPS": 1,                   # how many proxies in a row stand in front of us
+    "HSTS_SECONDS": 0,                 # Strict-Transport-Security max-age on HTTPS answers; 0: off
+    "LIVE_URL": None,                  # the audience page's public address, for its QR code (overlay/live.py)
+    "REDIS": None,                     # redis://HOST:PORT/DB: publish public state for edges (overlay/relay.py)
 }
 # Values read from the environment as text, never parsed as JSON (a password "123456" stays text).
-TEXT_KEYS = {"DATA", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
+TEXT_KEYS = {"DATA", "REDIS", "LIVE_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
 ASYNC_MODES = ("eventlet", "threading", "gevent")
 
 
@@ -42,7 +48,7 @@ def data_dir(overrides: dict | None) -> Path:
     return path
 
 
-def configure(app: Flask, overrides: dict | None) -> None:
+def configure(app: Flask, overrides: dict | None, operators: bool = True) -> None:
     app.config.update(DEFAULTS)
     data = data_dir(overrides)
     config_file = data / "config.toml"
@@ -58,7 +64,8 @@ def configure(app: Flask, overrides: dict | None) -> None:
     if app.config["ASYNC_MODE"] not in ASYNC_MODES:
         raise SystemExit(f"ASYNC_MODE must be one of {', '.join(ASYNC_MODES)}")
     app.config["SECRET_KEY"] = app.config.get("SECRET_KEY") or _secret(data / "secret_key", 32)
-    _credentials(app, data)
+    if operators:  # an edge has no operators: nothing to log in to
+        _credentials(app, data)
 
 
 def _parse_env(value: str) -> Any:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, redirect, render_template, request
 from jinja2 import TemplateNotFound
 
 from .graphics import GRAPHICS
@@ -14,6 +14,8 @@ LANGS = ("ru", "uk", "en")
 
 @bp.get("/")
 def index() -> Any:
+    if current_app.config.get("EDGE"):
+        return redirect("/live")  # an edge has no panel to link to
     return render_template("index.html", graphics=GRAPHICS)
 
 

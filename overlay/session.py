@@ -78,6 +78,9 @@ class Sessions:
         self._load()
         # read on every broadcast and answer: kept here, written through by set_on_air
         self._on_air: str | None = store.get_setting("on_air")
+        # new on every start: with `rev`, orders public states across writer restarts, even when
+        # a data folder was replaced and revs start again (edges, static/lib/client.js)
+        self.epoch: int = clock()
 
     # reading --------------------------------------------------------------------------------
 
@@ -102,7 +105,9 @@ class Sessions:
     def public(self, live: Live, now: int) -> dict:
         """The public view. A finished game that is no longer on air shows no question text or
         answer: the next holding of the game day plays the same questions (RULES.md §6)."""
-        return live.public(now, retired=live.game.status == "finished" and live.id != self.on_air)
+        view = live.public(now, retired=live.game.status == "finished" and live.id != self.on_air)
+        view["epoch"] = self.epoch
+        return view
 
     def summary(self) -> list[dict]:
         return [{"id": g.id, "rules": g.game.rules, "title": g.game.title, "status": g.game.status,

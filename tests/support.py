@@ -63,14 +63,17 @@ def stop_process(proc: subprocess.Popen | None, timeout: float = 10) -> None:
 class Server:
     """`python -m overlay serve` in a child process, with its own data folder. `kill` is a crash
     (SIGKILL); `start` again reuses the port and the data folder, as an operator restarting the
-    server would."""
+    server would. `kind="edge"` starts a read-only edge instead (`redis` required); `redis`
+    given to `serve` makes it the writer."""
 
     password = PASSWORD
     token = TOKEN
 
     def __init__(self, data: Path, *, mode: str = "eventlet", demo: bool = True,
-                 port: int | None = None, args: tuple[str, ...] = (), env: dict | None = None) -> None:
+                 port: int | None = None, args: tuple[str, ...] = (), env: dict | None = None,
+                 kind: str = "serve", redis: str | None = None) -> None:
         self.data, self.mode, self.demo, self.args = Path(data), mode, demo, args
+        self.kind, self.redis = kind, redis
         self.port = port or free_port()
         self.env = {**os.environ, "CHGK_OVERLAY_TOKEN": TOKEN, "CHGK_OVERLAY_PASSWORD": PASSWORD,
                     "PYTHONUNBUFFERED": "1",
@@ -87,8 +90,9 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 120) -> "Server":  # a loaded 2-core machine imports slowly
-        cmd = [sys.executable, "-m", "overlay", "serve", "--port", str(self.port), "--data", str(self.data),
-               "--async-mode", self.mode, *(["--demo"] if self.demo else []), *self.args]
+        cmd = [sys.executable, "-m", "overlay", self.kind, "--port", str(self.port), "--data", str(self.data),
+               "--async-mode", self.mode, *(["--demo"] if self.demo and self.kind == "serve" else []),
+               *(["--redis", self.redis] if self.redis else []), *self.args]
         if self.log:
             self.log.close()
         self.log = open(self.log_path, "ab")
@@ -146,3 +150,47 @@ class Server:
         if on_air:
             self.api("PUT", "/api/on-air", {"game": game})
         return game
+
+
+class Redis:
+    """Debian's redis-server on a free port in its own folder, never the system service. No
+    persistence: a restart comes back empty, the hardest case for the edges."""
+
+    def __init__(self, folder: Path, port: int | None = None) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.proc: subprocess.Popen | None = None
+        self.log_path = self.folder / f"redis-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 20) -> "Redis":
+        import redis
+
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                 "--dir", str(self.folder), "--daemonize", "no"], stdout=log, stderr=subprocess.STDOUT)
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"redis-server exited: {self.log_path.read_text(errors='replace')[-2000:]}")
+            try:
+                if client.ping():
+                    client.close()
+                    return self
+            except redis.RedisError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not answer in {timeout} s")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        stop_process(self.proc)

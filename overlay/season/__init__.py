@@ -50,6 +50,8 @@ def init_season(app: "Flask", svc: "Services") -> League:
     def notify(what: dict) -> None:
         # On-air graphics fetch the public view again when they hear this (no data in the notice).
         socketio.emit("league", what, namespace=OVERLAY)
+        if svc.relay:  # --redis: the edges' overlays hear it too (overlay/relay.py)
+            svc.relay.league_changed(what)
 
     league = League(svc.store, svc.sessions, notify)
     app.extensions[EXTENSION] = league

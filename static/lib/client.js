@@ -104,10 +104,18 @@ export function mount(create, options = {}) {
     if (state && config.game != null && String(state.id) !== String(config.game)) {
       return false; // a pinned page never shows another game, even for one frame
     }
-    if (current && state && String(state.id) === String(current.id) && state.rev < current.rev) {
+    if (current && state && String(state.id) === String(current.id) && older(state, current)) {
       return false; // stale: we already have a newer state of this game
     }
     return true;
+  }
+
+  // Newer means a later (epoch, rev): `epoch` is the writer's start, so a state from a restarted
+  // writer (whose revs may start again) wins, and an edge still on the old one cannot go back.
+  function older(a, b) {
+    const ea = Number(a.epoch) || 0;
+    const eb = Number(b.epoch) || 0;
+    return ea !== eb ? ea < eb : a.rev < b.rev;
   }
 
   function applyState(state) {

@@ -67,6 +67,13 @@ const STRINGS = {
     col_central: "За ЦС",
     col_points: "Очки",
     team: "Команда",
+    // live (the audience page /live)
+    live_title: "Что? Где? Когда? — прямой эфир",
+    live_waiting: "Игра скоро начнётся",
+    live_lost: "Связь потеряна — переподключаемся…",
+    live_question: "Вопрос",
+    live_table: "Игровой стол",
+    live_game_over: "Игра окончена",
   },
   uk: {
     experts: "Знавці",
@@ -133,6 +140,13 @@ const STRINGS = {
     col_central: "За ЦС",
     col_points: "Бали",
     team: "Команда",
+    // live (the audience page /live)
+    live_title: "Що? Де? Коли? — прямий ефір",
+    live_waiting: "Гра скоро почнеться",
+    live_lost: "Зв’язок втрачено — перепідключаємося…",
+    live_question: "Запитання",
+    live_table: "Ігровий стіл",
+    live_game_over: "Гру закінчено",
   },
   en: {
     experts: "Experts",
@@ -199,6 +213,13 @@ const STRINGS = {
     col_central: "At CT",
     col_points: "Points",
     team: "Team",
+    // live (the audience page /live)
+    live_title: "What? Where? When? — live",
+    live_waiting: "The game starts soon",
+    live_lost: "Connection lost — reconnecting…",
+    live_question: "Question",
+    live_table: "Game table",
+    live_game_over: "Game over",
   },
 };
 

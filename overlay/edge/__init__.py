@@ -1,0 +1,58 @@
+"""`chgk-overlay edge`: a read-only server of the public side, fed from Redis.
+
+It serves the overlay pages, static files, themes, the audience page `/live`, the public reads
+of the API and the `/overlay` namespace, from the `Mirror` the `Feed` keeps (mirror.py). It
+holds no database and takes no change: commands, logins and `/control` are for the writer.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from flask import Flask
+
+from ..app import JSONProvider, resource_dir
+from ..config import configure
+from .mirror import Feed, Mirror
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def create_edge_app(test_config: dict | None = None) -> Flask:
+    app = Flask("overlay", template_folder=str(resource_dir("templates")),
+                static_folder=str(resource_dir("static")), instance_relative_config=False)
+    configure(app, test_config, operators=False)
+    app.config["EDGE"] = True
+    app.json = JSONProvider(app)
+    app.json.ensure_ascii = False
+    mirror = Mirror()
+    app.extensions["chgk_edge"] = mirror
+
+    from .. import live, pages, proxy, themes
+    from ..fanout import fanout
+    from . import api, hub
+    app.register_blueprint(pages.bp)
+    live.register(app)
+    themes.register(app)
+    app.register_blueprint(api.bp)
+    api.register_refusals(app)
+    hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"])
+    fanout.install(hub.socketio.server)
+    hub.wire(mirror)
+    proxy.install(app)
+    return app
+
+
+def start_feed(app: Flask) -> Feed:
+    from .hub import socketio
+
+    def say(text: str) -> None:
+        print(f"chgk-overlay edge: {text}", file=sys.stderr, flush=True)
+
+    feed = Feed(app.config["REDIS"], app.extensions["chgk_edge"], say)
+    app.extensions["chgk_feed"] = feed
+    socketio.start_background_task(feed.run)
+    return feed

@@ -1,0 +1,68 @@
+"""The audience page `/live` (phones: the on-air game as it happens) and its QR code.
+
+Served by the single process and by every edge alike: it is an overlay client like the others
+(`/overlay` namespace, public state only), laid out for a phone in the sun instead of 1920×1080.
+`GET /live/qr.svg` is the page's address as a QR code, made here with segno (pure Python, no
+images to ship) so that a `slate` or `bug` graphic can show it: `<img src="/live/qr.svg">`, or
+inline from its template with `{{ live_qr(dark="#fff", light=None) }}`.
+The address is `LIVE_URL` when configured (the public host the edges answer on), else this
+request's own `/live` (behind a trusted proxy: the public scheme and host).
+"""
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, render_template, request
+from markupsafe import Markup
+
+bp = Blueprint("live", __name__)
+LANGS = ("ru", "uk", "en")
+
+
+def live_url() -> str:
+    return current_app.config.get("LIVE_URL") or request.url_root.rstrip("/") + "/live"
+
+
+@bp.get("/live")
+def page() -> Any:
+    lang = request.args.get("lang", current_app.config["LANGUAGE"])
+    return render_template("live.html", lang=lang if lang in LANGS else "ru", game_id=request.args.get("game") or None)
+
+
+@lru_cache(maxsize=16)
+def qr_svg(url: str, dark: str, light: str | None) -> bytes:
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m", micro=False).save(out, kind="svg", scale=10, border=2, dark=dark, light=light,
+                                                 xmldecl=False, svgns=True, title=None)
+    return out.getvalue()
+
+
+@bp.get("/live/qr.svg")
+def qr() -> Response:
+    """`?dark=` / `?light=` colours (hex, `light=none`: transparent) to sit on a graphic's theme."""
+    dark = _colour(request.args.get("dark"), "#000000")
+    light_arg = request.args.get("light")
+    light = None if light_arg == "none" else _colour(light_arg, "#ffffff")
+    response = Response(qr_svg(live_url(), dark, light), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+def _colour(value: str | None, default: str) -> str:
+    if value and len(value) in (3, 6) and all(c in "0123456789abcdefABCDEF" for c in value):
+        return "#" + value
+    return default
+
+
+def qr_markup(dark: str = "#000000", light: str | None = "#ffffff") -> Markup:
+    """The QR code inline, for a template: `{{ live_qr(dark="#fff", light=None) }}` (a slate, a bug)."""
+    return Markup(qr_svg(live_url(), dark, light).decode())
+
+
+def register(app: Flask) -> None:
+    app.register_blueprint(bp)
+    app.add_template_global(qr_markup, "live_qr")

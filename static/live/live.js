@@ -1,0 +1,74 @@
+// The audience page: score, the round (sector, timer, the question once read, the answer once
+// judged — the public state holds nothing earlier), the club tables, the game table and the
+// league's season rating (the public league endpoint, fetched again on each `league` notice). A plain
+// document for a phone: no animation, no images, redrawn from each state.
+
+import { h, setText } from "../lib/dom.js";
+import { leagueText } from "../lib/league.js";
+import { formatRemaining, remainingMs } from "../lib/timer.js";
+
+export default function create(stage, ctx) {
+  const { t } = ctx;
+  const field = (name) => stage.querySelector(`[data-field="${name}"]`);
+  for (const el of stage.querySelectorAll("[data-t]")) setText(el, t(el.dataset.t));
+  document.title = t("live_title");
+  let state = null;
+  let ticking = null;
+
+  function drawTimer() {
+    const timer = state?.timer;
+    setText(field("timer"), timer ? formatRemaining(remainingMs(timer, ctx.clock), t.locale?.startsWith("en") ? "." : ",") : "");
+    field("timer").classList.toggle("running", !!timer?.running);
+  }
+
+  function update(next) {
+    state = next;
+    document.body.classList.toggle("no-game", !state);
+    clearInterval(ticking);
+    if (!state) return;
+    setText(field("experts"), state.experts?.name || t("experts"));
+    setText(field("score-experts"), String(state.score?.experts ?? 0));
+    setText(field("score-viewers"), String(state.score?.viewers ?? 0));
+    setText(field("winner"), state.winner ? t(`winner_${state.winner}`) : state.status === "finished" ? t("live_game_over") : "");
+    const round = state.round;
+    document.body.classList.toggle("has-round", !!round);
+    if (round) {
+      const kind = t(`kind_${round.kind}`);
+      setText(field("sector"), `${kind} ${round.sector}` + (round.questions > 1 ? ` · ${round.question + 1}/${round.questions}` : ""));
+      setText(field("question"), round.text || "");
+      setText(field("answer"), round.answer || "");
+      field("answer").parentElement.hidden = !round.answer;
+    }
+    const teams = Array.isArray(state.teams) ? state.teams : [];
+    stage.querySelector(".tables").hidden = !teams.length;
+    field("tables").replaceChildren(...[...teams].sort((a, b) => (b.gain ?? 0) - (a.gain ?? 0))
+      .map((team) => h("li", {}, h("span", {}, team.name), h("b", {}, String(team.gain ?? 0)))));
+    field("sectors").replaceChildren(...(state.sectors || []).map((s) =>
+      h("li", { class: `sector ${s.played ? "played" : ""} ${s.result || ""}`, title: t(`kind_${s.kind}`) }, String(s.number))));
+    drawTimer();
+    if (state.timer?.running) ticking = setInterval(drawTimer, 100);
+  }
+
+  const league = stage.querySelector(".league");
+  setText(field("league-title"), leagueText(t.lang)("title"));
+  async function loadLeague() {
+    try {
+      const index = await (await fetch("/api/public/league", { cache: "no-store" })).json();
+      const season = (index.seasons || []).at(-1);
+      if (!season) return;
+      const view = await (await fetch(`/api/public/seasons/${encodeURIComponent(season.id)}?top=10`,
+        { cache: "no-store" })).json();
+      const rows = view.rating || [];
+      league.hidden = !rows.length;
+      setText(field("league-title"), `${leagueText(t.lang)("title")} · ${season.name}`);
+      field("league").replaceChildren(...rows.map((r) =>
+        h("li", {}, h("span", {}, `${r.place}. ${r.player}`), h("b", {}, t.number(r.points)))));
+    } catch {
+      /* the server is away: keep what is shown; the next notice fetches again */
+    }
+  }
+  loadLeague();
+  setTimeout(() => window.chgkOverlay?.socket.on("league", loadLeague), 0);
+
+  return { update };
+}

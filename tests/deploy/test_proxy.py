@@ -1,0 +1,147 @@
+"""Behind a TLS reverse proxy, with deploy/'s configurations run by the real nginx and Caddy:
+a writer on the "studio" host, two edges on the "live" host, Redis between them. Login and a
+command over HTTPS (Secure cookies, HSTS), an overlay over wss:// (the python client and the
+system Chromium), the login throttle counting the real client behind the proxy and ignoring
+forged headers from anyone else, and an edge killed under its clients."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import requests
+import socketio
+
+from tests.deploy.proxies import Proxy, client_from
+from tests.faults.helpers import csrf_of
+from tests.edge.test_edge import edge_status, start_edge, wait_for
+from tests.support import PASSWORD, TOKEN, Redis, Server
+
+pytestmark = pytest.mark.slow
+ATTEMPTS = 3
+
+
+@pytest.fixture(scope="module", params=["nginx", "caddy"])
+def stack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    tmp = tmp_path_factory.mktemp(request.param)
+    started: list = []  # stopped in reverse, also when a later one fails to start
+    try:
+        redis = Redis(tmp / "redis")
+        started.append(redis)
+        redis.start()
+        writer = Server(tmp / "writer", redis=redis.url, args=("--proxy", "127.0.0.1"),
+                        env={"CHGK_OVERLAY_LOGIN_ATTEMPTS": str(ATTEMPTS), "CHGK_OVERLAY_HSTS_SECONDS": "600"})
+        started.append(writer)
+        writer.start(timeout=120)
+        edges = []
+        for i in (1, 2):
+            edges.append(start_edge(tmp, f"edge{i}", redis.url, started=started))
+        proxy = Proxy(request.param, tmp / "proxy", writer.port, [e.port for e in edges])
+        started.append(proxy)
+        proxy.start(timeout=120)
+        yield {"proxy": proxy, "writer": writer, "edges": edges, "redis": redis}
+    finally:
+        for p in reversed(started):
+            p.stop()
+
+
+def try_login(http: requests.Session, url: str, password: str, **kw: Any) -> requests.Response:
+    token = csrf_of(http.get(url + "/control/", timeout=10).text)
+    return http.post(url + "/control/login", data={"csrf": token, "password": password, "next": "panel"},
+                     allow_redirects=False, timeout=10, **kw)
+
+
+def test_login_and_a_command_over_https(stack: dict):
+    proxy, writer = stack["proxy"], stack["writer"]
+    http = client_from("127.0.0.2", proxy.cert)
+    r = try_login(http, proxy.studio, PASSWORD)
+    assert r.status_code in (302, 303), r.text[:300]
+    cookie = r.headers["Set-Cookie"]
+    assert "chgk_session=" in cookie and "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert r.headers["Strict-Transport-Security"] == "max-age=600"
+    csrf = csrf_of(http.get(proxy.studio + "/control/", timeout=10).text)
+    before = writer.state("g1")["rev"]
+    r = http.post(proxy.studio + "/api/games/g1/commands", json={"type": "spin", "landed": 2},
+                  headers={"X-CSRF-Token": csrf}, timeout=10)
+    assert r.status_code == 200, r.text
+    assert writer.state("g1")["rev"] == before + 1
+    # the same writer on its plain-HTTP port (the studio LAN): no Secure cookie, no HSTS
+    direct = requests.Session()
+    r = try_login(direct, writer.url, PASSWORD)
+    assert r.status_code in (302, 303) and "Secure" not in r.headers["Set-Cookie"]
+    assert "Strict-Transport-Security" not in r.headers
+
+
+def test_an_overlay_over_wss_follows_the_writer(stack: dict, chromium: Any):
+    proxy, writer = stack["proxy"], stack["writer"]
+    got: list[dict] = []
+    # polling and the websocket from one address (the websocket is not bound): the proxies keep
+    # one client on one edge by its address
+    sio = socketio.Client(reconnection=False, http_session=client_from("127.0.0.1", proxy.cert))
+    sio.on("state", got.append, namespace="/overlay")
+    sio.connect(proxy.live, namespaces=["/overlay"], wait_timeout=10)  # long-polling, then the upgrade
+    page = chromium.new_page(ignore_https_errors=True)
+    try:
+        assert wait_for(lambda: got and got[-1])["id"] == "g1"
+        wait_for(lambda: sio.transport() == "websocket", what="the upgrade to a websocket through the proxy")
+        page.goto(proxy.live + "/overlays/scoreboard")
+        page.wait_for_function("document.body.dataset.rev !== undefined && document.body.dataset.rev !== ''",
+                               timeout=30_000)
+        rev = writer.state("g1")["rev"]
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        r = requests.post(proxy.studio + "/api/games/g1/undo", headers=auth, verify=str(proxy.cert), timeout=10)
+        assert r.status_code in (200, 422), r.text  # 422: nothing to undo yet; then spin instead
+        if r.status_code == 422:
+            requests.post(proxy.studio + "/api/games/g1/commands", json={"type": "spin"}, headers=auth,
+                          verify=str(proxy.cert), timeout=10).raise_for_status()
+        wait_for(lambda: got[-1]["rev"] == rev + 1, what="the new state over wss://")
+        page.wait_for_function(f"document.body.dataset.rev === '{rev + 1}'", timeout=30_000)
+        assert page.evaluate("location.protocol") == "https:"
+    finally:
+        page.close()
+        sio.disconnect()
+
+
+def test_the_throttle_counts_the_real_client_not_the_proxy(stack: dict):
+    proxy, writer = stack["proxy"], stack["writer"]
+    guesser = client_from("127.0.0.3", proxy.cert)
+    for i in range(ATTEMPTS):
+        assert try_login(guesser, proxy.studio, f"угадываю-{i}").status_code == 401
+    assert try_login(guesser, proxy.studio, PASSWORD).status_code == 429
+    # the proxy's own address is not blocked: another client behind it logs in
+    assert try_login(client_from("127.0.0.4", proxy.cert), proxy.studio, PASSWORD).status_code in (302, 303)
+    # and a direct client cannot pass for others by writing X-Forwarded-For itself
+    forger = client_from("127.0.0.5", proxy.cert)
+    for i in range(ATTEMPTS):
+        r = try_login(forger, writer.url, f"подделка-{i}", headers={"X-Forwarded-For": f"10.9.8.{i}"})
+        assert r.status_code == 401
+    r = try_login(forger, writer.url, PASSWORD, headers={"X-Forwarded-For": "10.9.8.200"})
+    assert r.status_code == 429
+
+
+def test_an_edge_killed_its_clients_move_to_the_other(stack: dict):
+    proxy, writer, edges = stack["proxy"], stack["writer"], stack["edges"]
+    got: list[dict] = []
+    sio = socketio.Client(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1,
+                          http_session=client_from("127.0.0.1", proxy.cert))
+    sio.on("state", got.append, namespace="/overlay")
+    sio.connect(proxy.live, namespaces=["/overlay"], transports=["websocket"], wait_timeout=10)
+    try:
+        wait_for(lambda: got)
+        serving = wait_for(lambda: [e for e in edges if edge_status(e)["clients"]], what="an edge with the client")
+        victim = serving[0]
+        other = next(e for e in edges if e is not victim)
+        victim.kill()
+        wait_for(lambda: edge_status(other)["clients"] >= 1, what="the client on the other edge")
+        rev = writer.state("g1")["rev"]
+        r = requests.post(proxy.studio + "/api/games/g1/undo", headers={"Authorization": f"Bearer {TOKEN}"},
+                          verify=str(proxy.cert), timeout=10)
+        if r.status_code == 422:
+            r = requests.post(proxy.studio + "/api/games/g1/commands", json={"type": "spin"},
+                              headers={"Authorization": f"Bearer {TOKEN}"}, verify=str(proxy.cert), timeout=10)
+        assert r.status_code == 200, r.text
+        wait_for(lambda: got[-1]["rev"] == rev + 1, what="the latest state through the other edge")
+        victim.start(timeout=120)
+        wait_for(lambda: edge_status(victim)["synced"], what="the restarted edge to resync")
+    finally:
+        sio.disconnect()
