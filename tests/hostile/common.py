@@ -60,7 +60,7 @@ def seed(srv: Server) -> Seeded:
     reg = ok(call("POST", f"/api/holdings/{holding}/registrations", {"member": member}))
     rid = (reg.get("registration") or reg).get("id")
     series = ok(call("POST", "/api/series", {"name": "Звёздные войны", "duels": [[tv, other]]}))["id"]
-    pack = ok(requests.post(srv.url + "/api/packs?filename=p.4s", data=PACK, headers=AUTH, timeout=10))["id"]
+    pack = ok(requests.post(srv.url + "/api/packs?filename=p.4s", data=PACK, headers=AUTH, timeout=30))["id"]
     ids = {"game_id": [tv, other, club], "sid": [season], "hid": [holding], "mid": [str(member)],
            "rid": [str(rid)], "xid": [series], "pack_id": [pack], "tid": ["t1"],
            "name": ["scoreboard", "timer", "full"], "filename": ["classic.css", "themes/classic.css", "lib/client.js"]}
@@ -79,7 +79,7 @@ def seeded_server(folder: Path, *args: str) -> Iterator[Seeded]:
 
 def snapshot(seeded: Seeded) -> dict:
     """Everything an input may change; a refused input must leave all of it as it was."""
-    get = lambda path: requests.get(seeded.url + path, headers=AUTH, timeout=10).json()  # noqa: E731
+    get = lambda path: requests.get(seeded.url + path, headers=AUTH, timeout=30).json()  # noqa: E731
     games = get("/api/games")
     logs = {g["id"]: len(get(f"/api/games/{g['id']}/log")["events"]) for g in games["games"]}
     graphics = get("/api/graphics")
@@ -101,11 +101,11 @@ def snapshot(seeded: Seeded) -> dict:
 def clear_timed_graphics(seeded: Seeded) -> None:
     """A graphic shown with a duration leaves by itself: take it out now, so that no change
     happens on its own while a test compares snapshots."""
-    shown = requests.get(seeded.url + "/api/graphics", headers=AUTH, timeout=10).json()["graphics"]
+    shown = requests.get(seeded.url + "/api/graphics", headers=AUTH, timeout=30).json()["graphics"]
     for name, item in shown.items():
         if item.get("expires_at"):
             ok(requests.post(seeded.url + "/api/graphics", json={"action": "clear", "graphic": name},
-                             headers=AUTH, timeout=10))
+                             headers=AUTH, timeout=30))
 
 
 def screens_still_connect(url: str) -> None:
@@ -131,7 +131,7 @@ def screens_still_connect(url: str) -> None:
 
 def alive(srv: Server) -> None:
     assert srv.proc is not None and srv.proc.poll() is None, f"the server died: {srv.output()}"
-    assert requests.get(srv.url + "/api/time", timeout=10).status_code == 200
+    assert requests.get(srv.url + "/api/time", timeout=30).status_code == 200
 
 
 # strategies ------------------------------------------------------------------------------------
