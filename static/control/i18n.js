@@ -81,7 +81,7 @@ const ru = {
 
   "done": "Выполнено: {action}",
   "refused.local": "Сейчас нельзя: {action}",
-  "stale.detail": "Скорее всего, повторное нажатие — ничего не сделано. Посмотрите на экран и нажмите снова, если нужно.",
+  "stale.detail": "Игру только что изменили с другого пульта — ничего не сделано. Посмотрите на экран и нажмите снова, если нужно.",
 
   "sector.n": "Сектор {n}",
   "sector.played_by": "сыгран: {side}",
@@ -544,6 +544,10 @@ const ru = {
   "err.unknown_pack": "Нет такого пакета",
   "err.bad_fill": "Не удалось заполнить конверты",
   "err.pack_too_small": "В пакете не хватает вопросов",
+  // the panel under an operator's hands
+  "double.title": "{action}: выполнено один раз",
+  "double.detail": "Повторное нажатие пропущено — дважды ничего не делается.",
+  "err.after_refusal": "Не отправлено: предыдущая команда не выполнена",
 };
 
 const uk = {
@@ -625,7 +629,7 @@ const uk = {
 
   "done": "Виконано: {action}",
   "refused.local": "Зараз не можна: {action}",
-  "stale.detail": "Найімовірніше, повторне натискання — нічого не зроблено. Подивіться на екран і натисніть знову, якщо треба.",
+  "stale.detail": "Гру щойно змінили з іншого пульта — нічого не зроблено. Подивіться на екран і натисніть знову, якщо треба.",
 
   "sector.n": "Сектор {n}",
   "sector.played_by": "зіграно: {side}",
@@ -1088,6 +1092,10 @@ const uk = {
   "err.unknown_pack": "Немає такого пакета",
   "err.bad_fill": "Не вдалося заповнити конверти",
   "err.pack_too_small": "У пакеті бракує питань",
+  // the panel under an operator's hands
+  "double.title": "{action}: виконано один раз",
+  "double.detail": "Повторне натискання пропущено — двічі нічого не робиться.",
+  "err.after_refusal": "Не надіслано: попередню команду не виконано",
 };
 
 const en = {
@@ -1169,7 +1177,7 @@ const en = {
 
   "done": "Done: {action}",
   "refused.local": "Not possible now: {action}",
-  "stale.detail": "Most likely a doubled press — nothing was done. Look at the screen and press again if you still mean it.",
+  "stale.detail": "The game was just changed from another panel — nothing was done. Look at the screen and press again if you still mean it.",
 
   "sector.n": "Sector {n}",
   "sector.played_by": "played: {side}",
@@ -1632,6 +1640,10 @@ const en = {
   "err.unknown_pack": "No such pack",
   "err.bad_fill": "Could not fill the envelopes",
   "err.pack_too_small": "Not enough questions in the pack",
+  // the panel under an operator's hands
+  "double.title": "{action}: done once",
+  "double.detail": "The second press was skipped — nothing is done twice.",
+  "err.after_refusal": "Not sent: the command before it was refused",
 };
 
 export const DICTS = { ru, uk, en };

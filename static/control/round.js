@@ -11,7 +11,7 @@ import { kindName, phaseName, reasonText, clockText, sideName } from "./describe
 
 export const cfg = pageConfig();
 wireLanguage(cfg.lang);
-export const conn = new ControlConnection({ settleMs: cfg.settle_ms ?? 250 });
+export const conn = new ControlConnection({ doubleMs: cfg.double_ms ?? 400 });
 export const $ = (id) => document.getElementById(id);
 
 // ---- sending -------------------------------------------------------------------------------
@@ -30,8 +30,17 @@ function report(answer, label) {
     return;
   }
   const error = answer.error || {};
+  if (answer.double) {
+    // The same press twice (a bounce, a double click): done once, the second one skipped.
+    notice("info", t("double.title", { action: label }), t("double.detail"), { ms: 4000, code: "double_press" });
+    return;
+  }
+  if (error.code === "after_refusal") {
+    notice("info", t("err.after_refusal"), label, { ms: 6000, code: error.code });
+    return;
+  }
   if (answer.status === 409) {
-    // A doubled press or a change made elsewhere a moment earlier: nothing happened, calmly.
+    // A change made elsewhere (another panel, OSC) a moment earlier: nothing happened, calmly.
     const key = `err.${error.code}`;
     notice("info", t(key) !== key ? t(key) : t("err.stale_rev"), t("stale.detail"), { ms: 6000, code: error.code });
     return;
@@ -393,24 +402,12 @@ export function switchedGame(state, prev) {
   return true;
 }
 
-// The rev the next press is based on, for the operator's eye and for tests: it follows the
-// newest state once that has been on screen for the settle time.
-let basisTimer = null;
-function showBasis() {
-  const b = conn.basis.basis();
-  document.body.dataset.basisRev = b ? String(b.rev) : "";
-  clearTimeout(basisTimer);
-  const wait = conn.basis.pendingMs();
-  if (wait > 0) basisTimer = setTimeout(showBasis, wait + 5);
-}
-
 /** Runs the page: `render(state, prev)` on each state, on a change of the link (`idle()` while
  * no state has come yet) and of the language (after `onLang()`); the timer ten times a second. */
 export function start({ render, idle = () => {}, onLang = () => {} }) {
   dropPointerFocus();
   conn.on("state", (state, prev) => {
     render(state, prev);
-    showBasis();
   });
   conn.on("status", () => {
     if (conn.state !== undefined) render(conn.state, conn.state);

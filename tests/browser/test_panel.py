@@ -2,7 +2,7 @@
 
 Covers: login (and the language switch), a whole round by clicks and one by hotkeys, undo that
 says what it reverts, a refused command (the server's message, nothing changed), doubled
-presses (one change, a calm 409), two panels in sync (one of them a touch tablet), the
+presses (one change, a calm note), two panels in sync (one of them a touch tablet), the
 connection-lost banner across a server crash and restart with re-sync, the superblitz and
 decisive-round pickers, creating a game on the setup page, and the graphics desk.
 """
@@ -256,10 +256,10 @@ def test_a_doubled_press_changes_the_game_once(panel_server: Server, panel: Pane
 
     page.keyboard.press("Space")
     page.keyboard.press("Space")
-    calm = panel.notice("stale_rev")
+    calm = panel.notice("double_press")
     expect(calm).to_be_visible()
     expect(calm).to_have_class(re.compile(r"notice-info"))          # calm, not an error
-    expect(calm).to_contain_text("ничего не сделано")
+    expect(calm).to_contain_text("дважды ничего не делается")
     panel.wait_rev(2)
     page.wait_for_timeout(300)
     log = panel_server.api("GET", f"/api/games/{game}/log")
