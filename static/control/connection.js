@@ -17,8 +17,8 @@ const CLOCK_SAMPLES = 8;
  * - a press made while this panel's previous command was still on its way goes with the rev that
  *   command returned (a sector typed, then Space at once: the start is meant for the new round);
  *   when that command was refused, the follower is not sent at all;
- * - the same press again within `doubleMs` (a bounce, a double click) goes with the rev its first
- *   press went with, so the server answers 409 and nothing changes twice;
+ * - the same press again within `doubleMs` (a bounce, a double click) of one that was done goes
+ *   with the rev its first press went with, so the server answers 409 and nothing changes twice;
  * - any other press goes with the rev on screen when it was made: a change by another operator
  *   that arrived after it makes it stale (409). The server does not count the clock's own changes
  *   (a time-up) as a conflict, so a verdict at the gong is not refused. */
@@ -32,7 +32,7 @@ export class PressOrder {
   expected(key, at, seen) {
     const last = this.last;
     if (last && last.id === seen.id) {
-      if (last.key === key && at - last.at < this.doubleMs) return { id: seen.id, rev: last.rev, double: true };
+      if (last.key === key && at - last.at < this.doubleMs && last.applied) return { id: seen.id, rev: last.rev, double: true };
       if (last.answeredAt > at) {
         if (!last.applied) return { id: seen.id, rev: seen.rev, skip: true };
         return { id: seen.id, rev: Math.max(seen.rev, last.resultRev) };

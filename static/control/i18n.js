@@ -548,6 +548,14 @@ const ru = {
   "double.title": "{action}: выполнено один раз",
   "double.detail": "Повторное нажатие пропущено — дважды ничего не делается.",
   "err.after_refusal": "Не отправлено: предыдущая команда не выполнена",
+  "err.bad_obs_config": "Ошибка в obs.toml",
+  "err.obs_off": "Управление OBS выключено",
+  "err.throttled": "Слишком много неверных паролей — подождите минуту",
+  "err.storage_unavailable": "Диск недоступен — ничего не записано",
+  "err.not_found": "Нет такого адреса на сервере",
+  "err.method_not_allowed": "Сервер не принимает такой запрос",
+  "err.request_entity_too_large": "Слишком большой запрос",
+  "err.internal_server_error": "Ошибка сервера — ничего не сделано",
 };
 
 const uk = {
@@ -1096,6 +1104,14 @@ const uk = {
   "double.title": "{action}: виконано один раз",
   "double.detail": "Повторне натискання пропущено — двічі нічого не робиться.",
   "err.after_refusal": "Не надіслано: попередню команду не виконано",
+  "err.bad_obs_config": "Помилка в obs.toml",
+  "err.obs_off": "Керування OBS вимкнено",
+  "err.throttled": "Забагато неправильних паролів — зачекайте хвилину",
+  "err.storage_unavailable": "Диск недоступний — нічого не записано",
+  "err.not_found": "Немає такої адреси на сервері",
+  "err.method_not_allowed": "Сервер не приймає такий запит",
+  "err.request_entity_too_large": "Завеликий запит",
+  "err.internal_server_error": "Помилка сервера — нічого не зроблено",
 };
 
 const en = {
@@ -1644,6 +1660,14 @@ const en = {
   "double.title": "{action}: done once",
   "double.detail": "The second press was skipped — nothing is done twice.",
   "err.after_refusal": "Not sent: the command before it was refused",
+  "err.bad_obs_config": "Error in obs.toml",
+  "err.obs_off": "OBS control is off",
+  "err.throttled": "Too many wrong passwords — wait a minute",
+  "err.storage_unavailable": "The disk is unavailable — nothing was saved",
+  "err.not_found": "No such address on the server",
+  "err.method_not_allowed": "The server does not take this request",
+  "err.request_entity_too_large": "The request is too large",
+  "err.internal_server_error": "Server error — nothing was done",
 };
 
 export const DICTS = { ru, uk, en };

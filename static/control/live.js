@@ -11,6 +11,7 @@ import { kindName, describeUndo, reasonText, sideName } from "./describe.js";
 import {
   cfg, conn, $, send, whyText, actionButton, adoptButton, setButton, badge, renderScore, renderTimer,
   pauseType, renderQuestion, pickerBox, playerRow, markPlayers, undoControl, keyHelp, listenKeys, switchedGame, start,
+  explainRefusals,
 } from "./round.js";
 
 // ---- the live actions ------------------------------------------------------------------------
@@ -228,6 +229,7 @@ function renderPicker(state) {
       actionButton("grant", () => decideDecisive(true), { cls: "btn-correct", aria: ARIA_KEYS.grant }),
       actionButton("refuse", () => decideDecisive(false), { cls: "btn-incorrect", aria: ARIA_KEYS.refuse })) : null,
   ]);
+  $("actions").hidden = !!box;
   if (!box) {
     decisivePick = [];
     return;
@@ -333,6 +335,10 @@ function renderClubLink(state) {
   box.querySelector("a").textContent = t("live.club_screen.link");
 }
 
+explainRefusals((body, state) => {
+  const result = check(state, body.type, body);
+  return result.ok ? "" : reasonText(result);
+});
 buildActions();
 hotkeyHelp();
 renderEntry();

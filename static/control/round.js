@@ -5,7 +5,7 @@
 // which verdicts it trusts (rules.js or the server's `state.moves`), its keys and its extras.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, notice, refusalText, wireLanguage, safeUrl, dropPointerFocus } from "./common.js";
+import { pageConfig, h, notice, dropStaleNotices, refusalText, wireLanguage, safeUrl, dropPointerFocus } from "./common.js";
 import { ControlConnection } from "./connection.js";
 import { kindName, phaseName, reasonText, clockText, sideName } from "./describe.js";
 
@@ -24,9 +24,17 @@ function setPending(id, on) {
   });
 }
 
-function report(answer, label) {
+let explain = () => "";
+
+/** The page's own words for why a command is refused in this state (the live page: rules.js),
+ * shown with a refusal in the panel's language; the server's words follow as the detail. */
+export function explainRefusals(fn) {
+  explain = fn;
+}
+
+function report(answer, label, body) {
   if (answer.state) {
-    notice("ok", t("done", { action: label }), "", { ms: 1800, code: "ok" });
+    notice("ok", t("done", { action: label }), "", { ms: 1800, code: "ok", yields: true });
     return;
   }
   const error = answer.error || {};
@@ -36,7 +44,7 @@ function report(answer, label) {
     return;
   }
   if (error.code === "after_refusal") {
-    notice("info", t("err.after_refusal"), label, { ms: 6000, code: error.code });
+    notice("info", t("err.after_refusal"), label, { ms: 6000, code: error.code, yields: true });
     return;
   }
   if (answer.status === 409) {
@@ -46,7 +54,10 @@ function report(answer, label) {
     return;
   }
   const { title, detail } = refusalText(error);
-  notice("error", `${label}: ${title}`, detail, { code: error.code });
+  let why = "";
+  try { why = answer.status === 422 && body ? explain(body, conn.state) : ""; } catch (e) { console.error(e); }
+  // the reason in the panel's words when the page knows it, else the code's title
+  notice("error", `${label}: ${why || title}`, detail, { code: error.code });
 }
 
 /** Sends one command for the game on screen, with `expected_rev` (connection.js); the server
@@ -59,7 +70,7 @@ export async function send(id, body, label, basis) {
   setPending(id, true);
   try {
     const answer = await conn.command(body, basis);
-    report(answer, label);
+    report(answer, label, body);
     return answer;
   } finally {
     setPending(id, false);
@@ -408,6 +419,7 @@ export function start({ render, idle = () => {}, onLang = () => {} }) {
   dropPointerFocus();
   conn.on("state", (state, prev) => {
     render(state, prev);
+    if (state && prev && state.id === prev.id && state.rev > prev.rev) dropStaleNotices(state.rev);
   });
   conn.on("status", () => {
     if (conn.state !== undefined) render(conn.state, conn.state);

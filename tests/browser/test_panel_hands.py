@@ -9,10 +9,10 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.test_panel import Panel, spec
-from tests.support import Server
+from tests.browser.test_panel import Panel, _dictionaries, spec
+from tests.support import ROOT, Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -131,3 +131,150 @@ def test_a_press_against_another_panels_change_is_refused(
     state = panel_server.state(game)
     assert state["rev"] == 3 and state["score"] == {"experts": 0, "viewers": 1}
     assert not other.errors, other.errors
+
+
+# ---- 2. refusals in the operator's language ------------------------------------------------------
+
+# Refusals the panel makes itself or meets from the HTTP layer, beside those the server's code names.
+CLIENT_CODES = {"disconnected", "no_answer", "network", "game_switched", "no_game_on_air", "after_refusal",
+                "not_found", "method_not_allowed", "request_entity_too_large", "internal_server_error"}
+
+
+def server_codes() -> set[str]:
+    """Every error code the server's code can answer the panel with (the league's own pages,
+    overlay/season, have their own texts)."""
+    codes: set[str] = set()
+    for folder in ("overlay", "control"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if "season" in path.parts:
+                continue
+            src = path.read_text(encoding="utf-8")
+            codes |= set(re.findall(r'(?:Error|Rev|Game|NotFound)\(\s*"([a-z_]+)"', src))
+            codes |= set(re.findall(r'error\(\d{3}, "([a-z_]+)"', src))
+            codes |= set(re.findall(r'"code": "([a-z_]+)"', src))
+    return codes
+
+
+def test_every_refusal_the_panel_can_meet_has_words_in_every_language() -> None:
+    codes = server_codes() | CLIENT_CODES
+    assert {"wrong_phase", "stale_rev", "obs_off", "throttled", "csrf"} <= codes   # the scan finds them
+    dicts = _dictionaries()
+    missing = sorted(f"{lang}: err.{code}" for lang, d in dicts.items() for code in codes if f"err.{code}" not in d)
+    assert not missing, missing
+
+
+def test_a_refusal_says_why_in_the_panels_language(panel_server: Server, panel: Panel) -> None:
+    on_air(panel_server, panel)
+    page = panel.page
+    panel.click(panel.sector(3), rev=1)
+    panel.click(panel.button("start_timer"), rev=2)
+    page.keyboard.press("e")                 # an early answer while the minute runs
+    refusal = panel.notice("wrong_phase")
+    expect(refusal.locator(".notice-title")).to_have_text("Досрочный ответ: сейчас идёт обсуждение")
+    expect(refusal.locator(".notice-detail")).to_contain_text("is not possible now")  # the server's words, below
+    page.select_option("#lang-select", "uk")
+    page.keyboard.press("e")
+    expect(panel.notice("wrong_phase").locator(".notice-title")).to_have_text(
+        re.compile(r"^Дострокова відповідь: зараз [^A-Za-z]+$"))
+    page.select_option("#lang-select", "ru")
+
+
+# ---- 3. notices neither pile up nor cover controls ---------------------------------------------
+
+COVERED_JS = """() => {
+  const box = document.querySelector('.notice');
+  if (!box) return ['no notice'];
+  const n = box.getBoundingClientRect();
+  const out = [];
+  for (const el of document.querySelectorAll('button, summary, a[href], input, select, .sector')) {
+    if (box.contains(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+    if (r.left < n.right && r.right > n.left && r.top < n.bottom && r.bottom > n.top)
+      out.push(`${el.tagName} ${el.dataset.action || el.id || el.textContent.trim().slice(0, 20)}`);
+  }
+  return out;
+}"""
+
+
+def covered(page: Page) -> list[str]:
+    """Controls under the notice, at every scroll position the page has."""
+    out: list[str] = []
+    height = page.evaluate("document.documentElement.scrollHeight")
+    for y in range(0, height, 200):
+        page.evaluate("y => window.scrollTo(0, y)", y)
+        out += page.evaluate(COVERED_JS)
+    page.evaluate("window.scrollTo(0, 0)")
+    return sorted(set(out))
+
+
+@pytest.mark.parametrize("size", [(1366, 900), (820, 1180)])
+def test_a_notice_covers_no_control_and_leaves_when_the_game_moves_on(
+        panel_server: Server, chromium: Browser, size: tuple[int, int]) -> None:
+    ctx = chromium.new_context(viewport={"width": size[0], "height": size[1]}, locale="ru-RU")
+    try:
+        panel = Panel(ctx.new_page(), panel_server)
+        game = on_air(panel_server, panel)
+        page = panel.page
+        for key in ("h", "m", "d", "h"):     # four refusals in a row: one notice, a refusal's
+            page.keyboard.press(key)
+        expect(page.locator(".notice-error")).to_have_count(1)
+        page.wait_for_timeout(300)
+        expect(page.locator(".notice")).to_have_count(1)
+        expect(page.locator(".notice-error .notice-title")).to_contain_text("сначала волчок")
+        assert covered(page) == []
+        panel_server.play(game, "spin", landed=5)   # another operator moves the game on
+        panel.wait_rev(1)
+        expect(page.locator(".notice")).to_have_count(0)
+        assert not panel.errors, panel.errors
+    finally:
+        ctx.close()
+
+
+# ---- 4. everything a round needs is in view --------------------------------------------------
+
+OUT_OF_VIEW_JS = """(sels) => {
+  const out = [];
+  for (const sel of sels) {
+    const els = [...document.querySelectorAll(sel)];
+    if (!els.length) out.push(`${sel}: missing`);
+    for (const el of els) {
+      const r = el.getBoundingClientRect();
+      if (!r.width || r.top < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)
+        out.push(`${sel}: ${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight}`);
+    }
+  }
+  return out;
+}"""
+
+ROUND = ["#timer", "#score", '[data-action="undo"]']
+ACTIONS = [f'[data-action="{a}"]' for a in ("start_timer", "correct", "incorrect", "pause", "early_answer")]
+
+
+@pytest.mark.parametrize("size", [(1366, 900), (1024, 768), (820, 1180)])
+def test_a_round_needs_no_scrolling(panel_server: Server, chromium: Browser, size: tuple[int, int]) -> None:
+    ctx = chromium.new_context(viewport={"width": size[0], "height": size[1]}, locale="ru-RU")
+    try:
+        panel = Panel(ctx.new_page(), panel_server)
+        game = on_air(panel_server, panel, target=2)
+        page = panel.page
+
+        def in_view(*selectors: str) -> list[str]:
+            return page.evaluate(OUT_OF_VIEW_JS, list(selectors))
+
+        assert in_view(*ROUND, *ACTIONS, '[data-action="spin"]') == []
+        panel_server.play(game, "spin", landed=9)          # the superblitz: the captain names a player
+        panel.wait_rev(1)
+        expect(page.locator("#picker")).to_be_visible()
+        assert in_view(*ROUND, "#picker .player") == []
+        panel_server.api("POST", f"/api/games/{game}/undo")
+        for type_, fields in (("spin", {"landed": 1}), ("start_timer", {}), ("judge", {"correct": True}),
+                              ("request_decisive_round", {})):
+            panel_server.play(game, type_, **fields)
+        panel.wait_rev(6)                                  # the host's decision: three players, grant, refuse
+        expect(page.locator('#picker[data-mode="decisive"]')).to_be_visible()
+        assert in_view(*ROUND, "#picker .player", '[data-action="grant"]', '[data-action="refuse"]') == []
+        assert page.evaluate("window.scrollY") == 0
+        assert not panel.errors, panel.errors
+    finally:
+        ctx.close()
