@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.browser.helpers import Tab, outside_safe_area, small_text, wait_on_air
 from tests.browser.test_panel import Panel, _dictionaries, spec
 from tests.support import ROOT, Server
 
@@ -278,3 +279,102 @@ def test_a_round_needs_no_scrolling(panel_server: Server, chromium: Browser, siz
         assert not panel.errors, panel.errors
     finally:
         ctx.close()
+
+
+# ---- 5. on-air text always fits -----------------------------------------------------------------
+
+LONG_NAME = "Анна-Мария Преображенская-Голенищева-Кутузова"
+LONG_SUB = "Капитан команды «Знатоки имени Преображенского из Харькова» — семикратный обладатель «Хрустальной совы»"
+CUT_JS = """sel => [...document.querySelectorAll(sel)].filter(el => el.textContent.trim()).map(el => {
+  const cs = getComputedStyle(el);
+  const cut = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1
+              || cs.textOverflow === 'ellipsis';
+  const lines = Math.round(el.getBoundingClientRect().height / (parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2));
+  return {text: el.textContent, cut, lines, px: parseFloat(cs.fontSize), fit: el.dataset.fit || ''};
+})"""
+
+# a line of the element that starts right after a letter: the name was broken inside a word
+MID_WORD_JS = """sel => [...document.querySelectorAll(sel)].filter(el => {
+  const text = el.firstChild;
+  if (!text || !text.length) return false;
+  const r = document.createRange();
+  let top = null;
+  for (let i = 0; i < text.length; i++) {
+    r.setStart(text, i); r.setEnd(text, i + 1);
+    const rect = r.getBoundingClientRect();
+    if (!rect.width) continue;
+    if (top !== null && rect.top > top + 4 && !/[\\s-]/.test(text.data[i - 1])) return true;
+    top = rect.top;
+  }
+  return false;
+}).map(el => el.textContent)"""
+
+
+def test_a_long_lower_third_fits_on_air(panel_server: Server, tab: Tab) -> None:
+    page = tab.open(f"{panel_server.url}/overlays/lower-third")
+    panel_server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
+                                               "data": {"title": LONG_NAME, "subtitle": LONG_SUB}})
+    wait_on_air(page, "lower-third", timeout_ms=5000)
+    page.wait_for_timeout(1200)               # the entrance has played
+    lines = page.evaluate(CUT_JS, ".lt-title, .lt-subtitle")
+    assert len(lines) == 2
+    for line in lines:
+        assert not line["cut"] and line["lines"] <= 2, line
+    assert small_text(page) == []
+    assert outside_safe_area(page) == []
+    panel_server.api("POST", "/api/graphics", {"action": "hide", "graphic": "lower-third"})
+    assert not tab.errors, tab.errors
+
+
+def test_long_club_names_fit_the_tiles_and_the_central_table(panel_server: Server, tab: Tab) -> None:
+    names = ["Ультиматум", "Команда имени Преображенского-Голенищева", "Знатоки Харьковского политехнического института",
+             "Бета", "Гамма", "Дельта", "Эпсилон", "Зета", "Эта", "Тета", "Йота", "Каппа"]
+    teams = [{"id": f"t{i}", "name": n, "players": [f"И{i}.{j}" for j in range(1, 5)]} for i, n in enumerate(names, 1)]
+    game = panel_server.create({"rules": "club", "title": "Длинные имена", "game_day": "2026-05-01-fri",
+                                "teams": teams, "timers": {"minute": 60_000}}, on_air=True)
+    panel_server.play(game, "seat_team", team="t3")
+    page = tab.open(f"{panel_server.url}/overlays/club-tables")
+    panel_server.api("POST", "/api/graphics", {"action": "show", "graphic": "club-tables"})
+    wait_on_air(page, "club-tables", timeout_ms=5000)
+    page.wait_for_timeout(1200)
+    tiles = page.evaluate(CUT_JS, ".ctb-name")
+    assert len(tiles) == 12
+    for tile in tiles:
+        assert not tile["cut"] and tile["lines"] <= 2, tile
+    # a break only between words: each line of a tile ends on a word's end
+    broken = page.evaluate(MID_WORD_JS, ".ctb-name")
+    assert broken == []
+    assert small_text(page) == []
+    panel_server.api("POST", "/api/graphics", {"action": "hide", "graphic": "club-tables"})
+    ct = tab.open(f"{panel_server.url}/overlays/central-table")
+    wait_on_air(ct, "central-table", timeout_ms=5000)
+    ct.wait_for_timeout(1200)
+    (name,) = ct.evaluate(CUT_JS, ".ct-name")
+    assert not name["cut"] and name["lines"] <= 2, name
+    assert outside_safe_area(ct) == []
+    assert not tab.errors, tab.errors
+
+
+def test_the_club_screen_breaks_team_names_between_words(panel_server: Server, chromium: Browser) -> None:
+    names = ["Ультиматум", "Команда имени Преображенского", "Эпсилон из Харькова", "Дельта", "Политехнический",
+             "Зета", "Эта", "Тета"]
+    teams = [{"id": f"t{i}", "name": n, "players": [f"И{i}.{j}" for j in range(1, 5)]} for i, n in enumerate(names, 1)]
+    game = panel_server.create({"rules": "club", "title": "Длинные имена", "game_day": "2026-05-02-sat",
+                                "teams": teams, "timers": {"minute": 60_000}}, on_air=True)
+    for size in ((1366, 900), (820, 1180)):
+        ctx = chromium.new_context(viewport={"width": size[0], "height": size[1]}, locale="ru-RU")
+        try:
+            page = ctx.new_page()
+            screen = Panel(page, panel_server)
+            screen.home = "/control/club"
+            screen.open()
+            screen.wait_rev(0, game)
+            expect(page.locator(".table-tile")).to_have_count(8)
+            expect(page.locator("#candidates .candidate")).to_have_count(8)   # nobody seated yet
+            broken = page.evaluate(MID_WORD_JS, ".table-tile .tile-name, #candidates .tile-name")
+            assert broken == [], (size, broken, page.evaluate(CUT_JS, ".table-tile .tile-name, #candidates .tile-name"))
+            cut = [x for x in page.evaluate(CUT_JS, ".table-tile .tile-name, #candidates .tile-name") if x["cut"]]
+            assert cut == [], (size, cut)
+            assert not screen.errors, screen.errors
+        finally:
+            ctx.close()
