@@ -118,10 +118,13 @@ function fit(btn, id, onclick, aria, wrapClass) {
   return wrap;
 }
 
-/** A new action button (`data-action` = id), in its wrap. */
-export function actionButton(id, onclick, { cls = "", aria = null } = {}) {
+/** A new action button (`data-action` = id), in its wrap; `hint`: an i18n key said under its
+ * label while it is enabled (the reason takes that place while it is not). */
+export function actionButton(id, onclick, { cls = "", aria = null, hint = null } = {}) {
   const btn = h("button", { type: "button", class: `btn act ${cls}`, "data-action": id });
   const wrap = fit(btn, id, onclick, aria);
+  // what the action is, in a few words, while it can be pressed (an i18n key)
+  if (hint) buttons.get(id).hint = hint;
   wrap.append(btn);
   return wrap;
 }
@@ -140,7 +143,9 @@ export function setButton(id, label, key, result) {
   if (!el) return;
   el.label.textContent = label;
   el.kbd.textContent = key;
-  el.why.textContent = result.ok && conn.connected ? "" : whyText(result);
+  const enabled = result.ok && conn.connected;
+  el.why.textContent = enabled ? (el.hint ? t(el.hint) : "") : whyText(result);
+  el.why.classList.toggle("hint", enabled && !!el.hint);
   el.btn.disabled = !conn.connected || !result.ok;
   el.wrap.title = el.btn.disabled ? whyTitle(result) : `${label} (${key})`;
 }

@@ -493,7 +493,7 @@ def test_graphics_desk_takes_and_clears_and_reloads_overlays(panel_server: Serve
     assert shown["data"]["duration_ms"] == 8000
 
     page.click("#lt-clear")
-    expect(page.locator('.on-air-item[data-graphic="lower-third"]')).to_contain_text("скрыта")
+    expect(page.locator('.on-air-item[data-graphic="lower-third"]')).to_have_count(0)   # gone, not "hidden"
     on_air_now = panel_server.api("GET", "/api/graphics")
     assert "lower-third" not in on_air_now["graphics"] and "lower-third" in on_air_now["hidden"]
 
