@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.helpers import Tab, outside_safe_area, small_text, wait_on_air
+from tests.browser.helpers import Tab, outside_safe_area, screenshot_dir, small_text, wait_on_air
 from tests.browser.test_panel import Panel, _dictionaries, spec
 from tests.support import ROOT, Server
 
@@ -475,3 +475,29 @@ def test_the_overlays_list_fits_and_tells_obs_from_previews(
         assert not panel.errors, panel.errors
     finally:
         ctx.close()
+
+
+# ---- the panel's pictures for the README ------------------------------------------------------
+
+def test_screenshots_of_the_live_panel(panel_server: Server, chromium: Browser, tmp_path) -> None:
+    """docs/screenshots/panel-*.png: a round in discussion on a laptop and on a tablet, with a
+    refusal on the notices' line. CHGK_SCREENSHOT_DIR=docs/screenshots regenerates them."""
+    out = screenshot_dir(tmp_path)
+    game = panel_server.create(spec(title="Финал сезона"), on_air=True)
+    for type_, fields in (("spin", {"landed": 3}), ("start_timer", {}), ("judge", {"correct": True}),
+                          ("spin", {"landed": 10}), ("start_timer", {})):
+        panel_server.play(game, type_, **fields)
+    for name, size in (("panel-live", (1366, 900)), ("panel-tablet", (820, 1180))):
+        ctx = chromium.new_context(viewport={"width": size[0], "height": size[1]}, locale="ru-RU")
+        try:
+            panel = Panel(ctx.new_page(), panel_server)
+            panel.open()
+            panel.wait_rev(5, game)
+            panel.page.keyboard.press("e")          # an early answer in discussion: refused, in words
+            expect(panel.notice("wrong_phase")).to_be_visible()
+            target = out / f"{name}.png"
+            panel.page.screenshot(path=str(target))
+            assert target.stat().st_size > 20_000
+            assert not panel.errors, panel.errors
+        finally:
+            ctx.close()
