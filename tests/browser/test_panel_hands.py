@@ -501,3 +501,24 @@ def test_screenshots_of_the_live_panel(panel_server: Server, chromium: Browser, 
             assert not panel.errors, panel.errors
         finally:
             ctx.close()
+
+
+@pytest.mark.parametrize("n", [8, 20])
+def test_the_club_screen_keeps_record_in_view(panel_server: Server, chromium: Browser, n: int) -> None:
+    teams = [{"id": f"t{i}", "name": f"Команда {i}", "players": [f"И{i}.{j}" for j in range(1, 5)]}
+             for i in range(1, n + 1)]
+    game = panel_server.create({"rules": "club", "title": "Запись", "game_day": f"2026-06-0{n % 9}-sat",
+                                "teams": teams, "timers": {"minute": 60_000}}, on_air=True)
+    panel_server.play(game, "seat_team", team="t1")
+    panel_server.play(game, "spin", landed=2)
+    ctx = chromium.new_context(viewport={"width": 1366, "height": 900}, locale="ru-RU")
+    try:
+        screen = Panel(ctx.new_page(), panel_server)
+        screen.home = "/control/club"
+        screen.open()
+        screen.wait_rev(2, game)
+        expect(screen.button("record")).to_be_visible()
+        assert screen.page.evaluate(OUT_OF_VIEW_JS, ['[data-action="record"]', "#timer", '[data-action="undo"]']) == []
+        assert not screen.errors, screen.errors
+    finally:
+        ctx.close()
