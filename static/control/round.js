@@ -296,7 +296,9 @@ export function undoControl({ verdict, describe }) {
   function render(state) {
     const what = describe(state);
     setButton("undo", what ? t("act.undo_what", { what }) : t("act.undo"), t("key.undo"), verdict(state));
-    if (!box().hidden && basis && (!state || state.id !== basis.id || state.rev !== basis.rev)) {
+    // Open while what it reverts stays the same: the clock's time-up (reverted with the command
+    // before it) changes the rev but not that; any other change closes it.
+    if (!box().hidden && basis && (!state || state.id !== basis.id || JSON.stringify(state.undo?.first ?? null) !== basis.undo)) {
       close();
       notice("info", t("undo.changed"), "", { code: "local" });
     }
@@ -310,7 +312,7 @@ export function undoControl({ verdict, describe }) {
       return;
     }
     if (!box().hidden) return;
-    basis = { id: state.id, rev: state.rev };
+    basis = { id: state.id, rev: state.rev, undo: JSON.stringify(state.undo?.first ?? null) };
     const yes = h("button", { type: "button", class: "btn btn-danger", id: "undo-yes" },
                   h("span", { class: "label" }, t("undo.yes")), h("kbd", { class: "key" }, "Enter"));
     const cancel = h("button", { type: "button", class: "btn", id: "undo-no" },

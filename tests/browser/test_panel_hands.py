@@ -522,3 +522,17 @@ def test_the_club_screen_keeps_record_in_view(panel_server: Server, chromium: Br
         assert not screen.errors, screen.errors
     finally:
         ctx.close()
+
+
+def test_an_undo_confirmation_survives_the_time_up(panel_server: Server, panel: Panel) -> None:
+    game = on_air(panel_server, panel, game_spec={**spec(), "timers": {"minute": 1000}})
+    page = panel.page
+    panel.click(panel.sector(4), rev=1)
+    panel.click(panel.button("start_timer"), rev=2)
+    page.keyboard.press("u")                               # «undo the start?» — and the gong sounds
+    expect(page.locator("#undo-what")).to_contain_text("Старт минуты")
+    page.wait_for_function("document.body.dataset.rev === '3'", timeout=15_000)
+    expect(page.locator("#confirm")).to_be_visible()       # still asking: the time-up goes with it
+    page.keyboard.press("Enter")
+    state = wait_server_rev(panel_server, game, 4, panel)
+    assert state["round"]["phase"] == "reading" and state["timer"] is None
