@@ -88,22 +88,26 @@ def test_a_verdict_just_after_the_time_up_is_done(panel_server: Server, panel: P
     expect(page.locator('.notice[data-code="stale_rev"]')).to_have_count(0)
 
 
+# The same key twice from inside the page, `gap` ms apart: the timing is the page's own, not the
+# test driver's (which a loaded machine can stretch past the double-press window).
+PRESS_TWICE_JS = """({code, key, gap}) => new Promise(done => {
+  const press = () => document.dispatchEvent(new KeyboardEvent('keydown', {code, key, bubbles: true}));
+  press();
+  setTimeout(() => { press(); done(); }, gap);
+})"""
+
+
 def test_the_same_key_twice_is_done_once(panel_server: Server, panel: Panel) -> None:
     game = on_air(panel_server, panel)
     page, kb = panel.page, panel.page.keyboard
     panel.click(panel.sector(6), rev=1)
-    kb.press("Space")
-    kb.press("Space")                      # a bounce: within a few ms
+    page.evaluate(PRESS_TWICE_JS, {"code": "Space", "key": " ", "gap": 0})   # a bounce: within a few ms
     calm = panel.notice("double_press")
     expect(calm).to_be_visible()
     expect(calm).to_have_class(re.compile(r"notice-info"))
     expect(calm).to_contain_text("выполнено один раз")
     wait_server_rev(panel_server, game, 2, panel)
-    kb.down("Equal")
-    kb.up("Equal")
-    page.wait_for_timeout(60)              # the second press 60 ms later, after the first's answer
-    kb.down("Equal")
-    kb.up("Equal")
+    page.evaluate(PRESS_TWICE_JS, {"code": "Equal", "key": "=", "gap": 60})  # the second 60 ms later
     expect(panel.notice("double_press")).to_be_visible()
     state = wait_server_rev(panel_server, game, 3, panel)
     assert state["score"] == {"experts": 1, "viewers": 0}
@@ -387,10 +391,11 @@ def test_the_live_page_says_what_a_button_does_and_greys_what_it_cannot(panel_se
     on_air(panel_server, panel)
     page = panel.page
     # a disabled button is grey, not the green or red of an enabled verdict
-    colours = page.evaluate("""() => Object.fromEntries(['correct', 'incorrect', 'start_timer'].map(a => {
+    looks = """() => Object.fromEntries(['correct', 'incorrect', 'start_timer'].map(a => {
         const cs = getComputedStyle(document.querySelector(`[data-action="${a}"]`));
-        return [a, [cs.borderColor, cs.backgroundColor, cs.opacity]]; }))""")
-    assert len({tuple(c) for c in colours.values()}) == 1, colours
+        return [a, [cs.borderColor, cs.backgroundColor, cs.opacity]]; }))"""
+    page.wait_for_function(f"() => new Set(Object.values(({looks})()).map(c => c.join())).size === 1", timeout=5000)
+    colours = page.evaluate(looks)
     # the hotkeys block says that it opens
     expect(page.locator("#keys-help summary .keys-show")).to_be_visible()
     page.click("#keys-help summary")
@@ -437,7 +442,7 @@ def test_the_graphics_desk_names_graphics_in_words_and_warns_of_long_text(panel_
     expect(page.locator(".on-air-list")).not_to_contain_text("lower-third")
     page.click("#lt-clear")
     expect(item).to_have_count(0)                        # taken out: gone, not «скрыта · Вернуть»
-    expect(page.locator(".on-air-list")).to_contain_text("Ничего")
+    expect(page.locator(".on-air-list")).not_to_contain_text("Титр")
 
 
 # ---- 7. the connected overlays: in their card, OBS's sources apart from the previews -----------------
