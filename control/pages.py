@@ -21,9 +21,9 @@ from .csrf import csrf_token
 PAGES = {"panel": "live", "club": "club", "setup": "setup", "graphics": "graphics", "osc": "osc",
          "packs": "packs"}
 LANGS = ("ru", "uk", "en")
-# A press counts as based on a state only once that state has been on screen this long: a
-# doubled press arrives sooner and carries the older rev, so the server answers 409.
-SETTLE_MS = 250
+# The same press again within this long is the same intent (a bounce, a double click): it goes
+# with its first press's rev, so the server answers 409 (static/control/connection.js).
+DOUBLE_MS = 400
 
 
 def available_overlays() -> list[str]:
@@ -40,7 +40,7 @@ def panel_config(page: str) -> dict[str, Any]:
         "lang": lang if lang in LANGS else "ru",
         "graphics": list(GRAPHICS),
         "overlays": available_overlays(),
-        "settle_ms": SETTLE_MS,
+        "double_ms": DOUBLE_MS,
         "urls": {name: url_for(f"control.{name}") for name in PAGES},
         "static": url_for("static", filename=""),
     }

@@ -18,6 +18,7 @@ from .store import Store
 from .views import operator_view, public_view
 
 TEN_SECONDS = 10_000
+CLOCK_REVS_KEPT = 16  # a press is never more than a few time-ups behind
 log = logging.getLogger("chgk_overlay.session")
 
 
@@ -53,6 +54,8 @@ class Live:
     rev: int
     log: list[tuple[int, bool, dict]] = field(default_factory=list)
     warned: bool = False  # "10 seconds left" already announced for the running timer
+    # revs the clock made (time-ups): a press based on the rev just before one is not stale
+    clock_revs: set[int] = field(default_factory=set)
 
     def public(self, now: int, retired: bool = False) -> dict:
         return public_view(self.game, self.rev, now, retired)
@@ -89,6 +92,8 @@ class Sessions:
             live = Live(game_id, spec, new_game(game_id, spec), rev)
             for row in self.store.log(game_id):
                 live.log.append((row["batch"], row["auto"], row["event"]))
+            live.clock_revs = {j["rev"] for j in self.store.journal(game_id, CLOCK_REVS_KEPT)
+                               if j["kind"] == "time_up" and j["rev"] is not None}
             live.rebuild()
             self.games[game_id] = live
 
@@ -162,8 +167,11 @@ class Sessions:
             return self._record(live, command, body, source)
 
     def _check_rev(self, live: Live, body: Any) -> None:
+        """`expected_rev` stops a press made against a change the operator has not seen: a
+        command or undo from anyone. The clock's own changes (a time-up) do not count — a verdict
+        at the gong was meant for this round whether or not the time-up reached the panel first."""
         expected = parse_expected_rev(body)
-        if expected is not None and expected != live.rev:
+        if expected is not None and expected != live.rev and not _only_clock_since(live, expected):
             raise StaleRev("stale_rev", f"The game has changed since you looked (rev {live.rev}, "
                                         f"you expected {expected}); nothing was done. Look again and retry.")
 
@@ -178,6 +186,10 @@ class Sessions:
         batch = (live.log[-1][0] + 1) if live.log else 1
         live.log += [(batch, auto, e) for e in events]
         before, live.game, live.rev = live.game, after, rev
+        if auto:
+            live.clock_revs.add(rev)
+            if len(live.clock_revs) > CLOCK_REVS_KEPT:
+                live.clock_revs.discard(min(live.clock_revs))
         self._notify(Change(kind, live.id, rev, events, before, after, record, source))
         return live
 
@@ -231,6 +243,11 @@ class Sessions:
                     self._notify(Change("moment", live.id, live.rev,
                                         [{"type": "ten_seconds", "kind": timer.kind, "ends_at": timer.ends_at}],
                                         live.game, live.game, source="clock"))
+
+
+def _only_clock_since(live: Live, expected: int) -> bool:
+    """Every change after rev `expected` up to now was made by the clock."""
+    return expected < live.rev and all(r in live.clock_revs for r in range(expected + 1, live.rev + 1))
 
 
 def _last_command_batch(live: Live) -> int | None:

@@ -7,6 +7,7 @@
 
 import { t } from "./i18n.js";
 import { h, notice } from "./common.js";
+import { fitLines } from "../lib/dom.js";
 import { describeUndo, kindName, sideName } from "./describe.js";
 import {
   cfg, conn, $, send, whyText, whyTitle, actionButton, setButton, badge, renderScore, renderTimer, pauseType,
@@ -168,9 +169,10 @@ function renderCentral(state) {
         body.append(h("p", { class: "picker-title" }, t(candidates.length === 1 ? "club.one_candidate" : "club.candidates", { n: candidates.length })));
         const row = h("div", { class: "candidates", id: "candidates" });
         for (const id of candidates) {
-          const btn = h("button", { type: "button", class: `btn candidate${id === chosen ? " chosen" : ""}`, "data-team": id,
+          // a candidate card has the table tile's layout (panel.css), number then name
+          const btn = h("button", { type: "button", class: `candidate${id === chosen ? " chosen" : ""}`, "data-team": id,
                                     "aria-pressed": id === chosen ? "true" : "false" },
-                        h("span", { class: "table-no" }, String(tableOf(state, id))), h("span", { class: "label" }, teamName(state, id)));
+                        h("span", { class: "table-no" }, String(tableOf(state, id))), h("span", { class: "tile-name" }, teamName(state, id)));
           btn.addEventListener("click", () => { chosen = id; renderCentral(conn.state); });
           row.append(btn);
         }
@@ -311,6 +313,14 @@ function buildTiles(state) {
     grid.append(tile);
     tileEls.set(team.id, { tile, flags });
   });
+}
+
+/** Team names on tiles break between words, never inside one: a long word shrinks the name a
+ * little first, and only a word too long even then may break. */
+function fitNames() {
+  for (const name of document.querySelectorAll(".tile-name:not([data-fit])")) {
+    if (fitLines(name, 16, 11, 3) === "over") name.style.overflowWrap = "anywhere";
+  }
 }
 
 function renderTables(state) {
@@ -529,6 +539,7 @@ function render(state, prev) {
   renderCentral(gameState);
   renderSuperblitz(gameState);
   renderTables(gameState);
+  fitNames();
   undo.render(gameState);
   renderTimer();
 }

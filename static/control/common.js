@@ -25,25 +25,53 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-// ---- notices: one line per event, newest on top ------------------------------------------
+// ---- notices: one at a time, in their own place in the top bar ---------------------------------
+// The place is in the page's flow (never over a control) and keeps its height; a newer notice
+// replaces the one shown, except that a passing "done" (`yields`) does not hide a refusal just shown.
 
-const MAX_NOTICES = 4;
+const KEEP_REFUSAL_MS = 3000;  // a refusal is not replaced by a "done" sooner than this
+const MOVED_ON_MS = 1500;      // nor dropped because the game moved on sooner than this
 
-/** kind: "ok" | "info" | "error". Errors stay longer (20 s), but not forever: an old refusal
- * left on screen would mislead later. Returns the element. */
-export function notice(kind, title, detail = "", { sticky = false, ms = kind === "error" ? 20000 : 4000, code = "" } = {}) {
+/** kind: "ok" | "info" | "error"; `why`: the reason in the panel's language, shown after the
+ * title; `detail`: secondary words (the server's own, for a refusal); `yields`: not shown over a
+ * refusal of the last 3 s (a passing "done"). Errors stay longer (20 s),
+ * but not forever, and leave as soon as the game moves on (dropStaleNotices). Returns the
+ * element, or null when it was not shown. */
+export function notice(kind, title, detail = "", { sticky = false, ms = kind === "error" ? 20000 : 4000, code = "", why = "",
+                                                  yields = false } = {}) {
   const box = document.getElementById("notices");
   if (!box) return null;
+  const now = performance.now();
+  const current = box.firstElementChild;
+  if (yields && current && current.dataset.kind !== "ok" && now - Number(current.dataset.at) < KEEP_REFUSAL_MS) {
+    return null;
+  }
   const close = h("button", { type: "button", class: "notice-close", "aria-label": t("notice.close"),
                              onclick: () => el.remove() }, "×");
   const el = h("div", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status",
-                        "data-code": code || null },
-               h("strong", { class: "notice-title" }, title),
+                        "data-code": code || null, "data-kind": kind, "data-at": String(now),
+                        "data-rev": document.body.dataset.rev || "",
+                        title: [why ? `${title} — ${why}` : title, detail].filter(Boolean).join("\n") },
+               h("div", { class: "notice-line" }, h("strong", { class: "notice-title" }, title),
+                 why ? h("span", { class: "notice-why" }, why) : null),
                detail ? h("span", { class: "notice-detail" }, detail) : null, close);
-  box.prepend(el);
-  while (box.children.length > MAX_NOTICES) box.lastElementChild.remove();
+  box.replaceChildren(el);
   if (!sticky) setTimeout(() => el.remove(), ms);
   return el;
+}
+
+/** The game has moved on to `rev`: a notice shown at an earlier rev leaves (once it has been
+ * readable for a moment) — an old refusal left on screen would mislead later. */
+export function dropStaleNotices(rev) {
+  const box = document.getElementById("notices");
+  if (!box || !Number.isFinite(rev)) return;
+  for (const el of [...box.children]) {
+    const at = Number(el.dataset.rev);
+    if (el.dataset.rev === "" || !Number.isFinite(at) || at >= rev) continue;
+    const age = performance.now() - Number(el.dataset.at);
+    if (age >= MOVED_ON_MS) el.remove();
+    else setTimeout(() => el.remove(), MOVED_ON_MS - age);
+  }
 }
 
 /** The message to show for a refusal: our translation of its code (when we know it) and the

@@ -1,6 +1,7 @@
 // The panel's link to the server: the /control Socket.IO namespace (login session cookie),
-// the newest state per game, the server clock, the connection banner, and commands with
-// `expected_rev` so that a doubled press is refused by the server instead of applied twice.
+// the newest state per game, the server clock, the connection banner, and commands sent in
+// order with `expected_rev` (PressOrder) so that a doubled press is refused by the server
+// instead of applied twice, while a quick second press of another key is not.
 
 import { io } from "../vendor/socket.io/socket.io.esm.min.js";
 import { t } from "./i18n.js";
@@ -11,35 +12,38 @@ const HEARTBEAT_MS = 4000;
 const HEARTBEAT_FAILS = 2;   // missed heartbeats before the banner goes up on a "connected" socket
 const CLOCK_SAMPLES = 8;
 
-/** Which rev a press is based on: the newest state that has been on screen for `settleMs`.
- * A second press of a doubled key or click comes sooner than anyone can look at the result of
- * the first, so it carries the older rev and the server answers 409 — nothing changes twice. */
-export class RevBasis {
-  constructor(settleMs) {
-    this.settleMs = settleMs;
-    this.seen = []; // [{id, rev, at}] oldest first
+/** Which rev each press goes with. Presses are sent one after another, in the order they were
+ * made, and each carries `expected_rev`:
+ * - a press made while this panel's previous command was still on its way goes with the rev that
+ *   command returned (a sector typed, then Space at once: the start is meant for the new round);
+ *   when that command was refused, the follower is not sent at all;
+ * - the same press again within `doubleMs` (a bounce, a double click) of one that was done goes
+ *   with the rev its first press went with, so the server answers 409 and nothing changes twice;
+ * - any other press goes with the rev on screen when it was made: a change by another operator
+ *   that arrived after it makes it stale (409). The server does not count the clock's own changes
+ *   (a time-up) as a conflict, so a verdict at the gong is not refused. */
+export class PressOrder {
+  constructor(doubleMs) {
+    this.doubleMs = doubleMs;
+    this.last = null; // {key, at, id, rev (sent with), answeredAt, applied, resultRev}
   }
 
-  record(state, now = performance.now()) {
-    if (!state) return;
-    const last = this.seen[this.seen.length - 1];
-    if (last && last.id === state.id && last.rev === state.rev) return;
-    this.seen.push({ id: state.id, rev: state.rev, at: now });
-    if (this.seen.length > 16) this.seen.shift();
-  }
-
-  /** {id, rev} the operator has had time to see, or null when nothing was shown yet. */
-  basis(now = performance.now()) {
-    for (let i = this.seen.length - 1; i >= 0; i--) {
-      if (now - this.seen[i].at >= this.settleMs) return this.seen[i];
+  /** {id, rev, skip} for a press of `key` made at `at` on a screen showing `seen` ({id, rev}). */
+  expected(key, at, seen) {
+    const last = this.last;
+    if (last && last.id === seen.id) {
+      if (last.key === key && at - last.at < this.doubleMs && last.applied) return { id: seen.id, rev: last.rev, double: true };
+      if (last.answeredAt > at) {
+        if (!last.applied) return { id: seen.id, rev: seen.rev, skip: true };
+        return { id: seen.id, rev: Math.max(seen.rev, last.resultRev) };
+      }
     }
-    return this.seen[0] || null;
+    return { id: seen.id, rev: seen.rev };
   }
 
-  /** ms until the newest state counts as seen (0 when it already does). */
-  pendingMs(now = performance.now()) {
-    const last = this.seen[this.seen.length - 1];
-    return last ? Math.max(0, this.settleMs - (now - last.at)) : 0;
+  record(key, at, basis, answer, answeredAt = performance.now()) {
+    this.last = { key, at, id: basis.id, rev: basis.rev, answeredAt,
+                  applied: !!answer.state, resultRev: answer.state?.rev ?? basis.rev };
   }
 }
 
@@ -76,14 +80,15 @@ export class ServerClock {
 }
 
 export class ControlConnection {
-  /** options: {settleMs, game (null: the on-air game)} */
-  constructor({ settleMs = 250 } = {}) {
+  /** options: {doubleMs (settleMs: its older name)} — see PressOrder */
+  constructor({ settleMs = 250, doubleMs = settleMs } = {}) {
     this.state = undefined;        // undefined: nothing yet; null: no game on air
     this.graphicsPayload = null;
     this.status = "connecting";    // connecting | connected | lost | unauthorized
     this.everConnected = false;
     this.fresh = true;             // the next state is the server's whole truth (after a (re)connect)
-    this.basis = new RevBasis(settleMs);
+    this.order = new PressOrder(doubleMs);
+    this.queue = Promise.resolve();  // the panel's commands, one at a time, in the order pressed
     this.clock = new ServerClock();
     this.listeners = { state: [], graphics: [], status: [] };
     this.missed = 0;
@@ -211,8 +216,8 @@ export class ControlConnection {
     this.fresh = false;
     if (state?.server_now) this.clock.hint(state.server_now);
     this.state = state;
-    this.basis.record(state);
     document.body.dataset.rev = state ? String(state.rev) : "";
+    document.body.dataset.basisRev = state ? String(state.rev) : "";  // what a press now goes with
     document.body.dataset.game = state ? state.id : "";
     this.emitLocal("state", state, prev);
   }
@@ -240,21 +245,39 @@ export class ControlConnection {
     });
   }
 
-  /** Sends one command (or `undo` when body.type === "undo") for the game the operator sees.
-   * `basis` ({id, rev}) is what the press was based on; by default the settled state. */
-  async command(body, basis = this.basis.basis()) {
-    if (!this.state || !basis) {
+  /** Sends one command (or `undo` when body.type === "undo") for the game the operator sees,
+   * after the panel's earlier commands; `expected_rev` as PressOrder says. `basis` ({id, rev}):
+   * what the press was based on, when not the screen now (an undo confirmed against what it
+   * showed). */
+  command(body, basis = null) {
+    const at = performance.now();
+    const seen = basis || (this.state ? { id: this.state.id, rev: this.state.rev } : null);
+    const job = this.queue.then(() => this.sendInOrder(body, at, seen, !!basis));
+    this.queue = job.catch(() => {});
+    return job;
+  }
+
+  async sendInOrder(body, at, seen, fixed) {
+    if (!this.state || !seen) {
       return { error: { code: "no_game_on_air", message: t("err.no_game_on_air") }, status: 0 };
     }
-    if (basis.id !== this.state.id) {
+    if (seen.id !== this.state.id) {
       return { error: { code: "game_switched", message: t("err.game_switched") }, status: 409 };
+    }
+    const key = JSON.stringify(body);
+    const basis = fixed ? seen : this.order.expected(key, at, seen);
+    if (basis.skip) {
+      const answer = { error: { code: "after_refusal", message: "" }, status: 0 };
+      this.order.record(key, at, basis, answer);
+      return answer;
     }
     const { type, ...fields } = body;
     const answer = type === "undo"
       ? await this.emitAck("undo", { game: basis.id, expected_rev: basis.rev })
       : await this.emitAck("command", { type, ...fields, game: basis.id, expected_rev: basis.rev });
+    this.order.record(key, at, basis, answer);
     if (answer.state) this.acceptState(answer.state);
-    return answer;
+    return basis.double && !answer.state ? { ...answer, double: true } : answer;
   }
 
   graphics(body) {

@@ -27,14 +27,55 @@ const store = {
   set: (k, v) => localStorage.setItem(`chgk.panel.${k}`, v),
 };
 
+/** A graphic's name in the panel's language (its file name when there is none). */
+const gfxName = (name) => (t(`gname.${name}`) !== `gname.${name}` ? t(`gname.${name}`) : name);
+
 // ---- taking graphics to air ----------------------------------------------------------------
 
 async function graphic(action, name, data = {}) {
   const onAir = await apiData("POST", "/api/graphics", { action, graphic: name, data });
   if (!onAir) return null;
-  notice("ok", t(action === "show" ? "gfx.shown" : "gfx.hidden", { name }), "", { code: "ok", ms: 1800 });
+  notice("ok", t(action === "show" ? "gfx.shown" : "gfx.hidden", { name: gfxName(name) }), "", { code: "ok", ms: 1800 });
   renderOnAir(onAir);
   return onAir;
+}
+
+// What the lower-third does with long text (static/overlays/lower-third.*): two lines of at most
+// 1126 px, the name at 40 px at the smallest, the title line at 28 px in capitals. Measured here
+// in the graphics' face (or a wider fallback: the warning then comes a little early).
+const LT_FIT = { width: 1126 * 2 * 0.95, title: "800 40px", subtitle: "600 28px", spacing: 0.06 * 28,
+                 face: '"CHGK Sans", "Roboto Condensed", "Arial Narrow", sans-serif' };
+const measure = document.createElement("canvas").getContext("2d");
+
+/** Whether a strap's text will still not fit on air. */
+function wontFit(title, subtitle) {
+  measure.font = `${LT_FIT.title} ${LT_FIT.face}`;
+  if (measure.measureText(title).width > LT_FIT.width) return true;
+  measure.font = `${LT_FIT.subtitle} ${LT_FIT.face}`;
+  const sub = subtitle.toUpperCase();
+  return measure.measureText(sub).width + sub.length * LT_FIT.spacing > LT_FIT.width;
+}
+
+let faceLinked = null;  // the stylesheet with the graphics' face, once linked
+
+function renderFitWarning() {
+  const title = $("free-title").value.trim();
+  const subtitle = $("free-subtitle").value.trim();
+  const show = () => {   // the fields as they are now: a later keystroke may have changed them
+    const bad = wontFit($("free-title").value.trim(), $("free-subtitle").value.trim());
+    $("free-fit").hidden = !bad;
+    $("free-fit").textContent = bad ? t("gfx.wont_fit") : "";
+  };
+  show();
+  if (!faceLinked) {   // the graphics' own face, so that the desk measures what goes on air
+    faceLinked = new Promise((resolve) => {
+      document.head.append(h("link", { rel: "stylesheet", href: `${cfg.static || "/static/"}fonts/fonts.css`,
+                                       onload: resolve, onerror: resolve }));
+    });
+  }
+  faceLinked.then(() => Promise.all([document.fonts.load(`${LT_FIT.title} "CHGK Sans"`, title || "А"),
+                                     document.fonts.load(`${LT_FIT.subtitle} "CHGK Sans"`, subtitle || "А")]))
+    .then(show, () => {});
 }
 
 function durationMs() {
@@ -97,13 +138,14 @@ function renderOnAir(payload) {
     const words = [d.title, d.subtitle, d.text].filter(Boolean).join(" — ");
     const until = item.expires_at ? t("gfx.until", { time: fmtTime(item.expires_at) }) : t("gfx.manual");
     list.append(h("li", { class: "on-air-item", "data-graphic": name },
-                  h("strong", {}, name), words ? h("span", {}, ` ${words}`) : null,
+                  h("strong", {}, gfxName(name)), words ? h("span", {}, ` ${words}`) : null,
                   h("small", { class: "muted" }, ` · ${until}`),
                   h("button", { type: "button", class: "btn btn-danger btn-small", onclick: () => graphic("hide", name) }, t("gfx.clear_one"))));
   }
-  for (const name of p.hidden || []) {
+  // a strap taken out is gone, not "hidden": only the graphics that stay on their page are
+  for (const name of (p.hidden || []).filter((n) => n !== LOWER_THIRD)) {
     list.append(h("li", { class: "on-air-item hidden-item", "data-graphic": name },
-                  h("strong", {}, name), h("small", { class: "muted" }, ` · ${t("gfx.is_hidden")}`),
+                  h("strong", {}, gfxName(name)), h("small", { class: "muted" }, ` · ${t("gfx.is_hidden")}`),
                   h("button", { type: "button", class: "btn btn-small", onclick: () => graphic("show", name) }, t("gfx.show_again"))));
   }
   if (!list.children.length) list.append(h("li", { class: "muted" }, t("gfx.nothing_on_air")));
@@ -116,24 +158,38 @@ function renderOnAir(payload) {
 
 // ---- connected overlays --------------------------------------------------------------------
 
+const isPreview = (o) => /[?&]preview=1/.test(o.page || "");
+
+function overlayRow(o) {
+  return h("tr", { "data-sid": o.sid, "data-kind": isPreview(o) ? "preview" : "source" },
+    h("td", {}, gfxName(o.graphic || "?"),
+      // long-polling (a proxy or firewall that blocks websockets): every change reaches it later
+      o.transport === "polling" ? h("small", { class: "polling-tag", title: t("gfx.polling_hint") }, ` (${t("gfx.polling_tag")})`) : null),
+    h("td", { class: "page-cell", title: o.page }, o.page),
+    h("td", {}, fmtTime(o.since)),
+    h("td", {}, h("button", { type: "button", class: "btn btn-small", onclick: () => reloadOverlay(o) }, t("gfx.reload"))));
+}
+
+/** The overlays connected now: the sources OBS (or anyone) has open, then this panel's own
+ * previews, each group under its own heading. */
 async function loadOverlays() {
   const r = await api("GET", "/api/overlays");
   const body = $("overlays-body");
   if (!r.ok) return;
-  const rows = (r.data.overlays || []).sort((a, b) => a.graphic.localeCompare(b.graphic));
-  body.replaceChildren(...rows.map((o) => h("tr", { "data-sid": o.sid },
-    h("td", {}, o.graphic || "?", /[?&]preview=1/.test(o.page) ? h("small", { class: "muted" }, ` (${t("gfx.preview_tag")})`) : null,
-      // long-polling (a proxy or firewall that blocks websockets): every change reaches it later
-      o.transport === "polling" ? h("small", { class: "polling-tag", title: t("gfx.polling_hint") }, ` (${t("gfx.polling_tag")})`) : null),
-    h("td", { class: "page-cell" }, o.page),
-    h("td", {}, fmtTime(o.since)),
-    h("td", {}, h("button", { type: "button", class: "btn btn-small", onclick: () => reloadOverlay(o) }, t("gfx.reload"))))));
-  if (!rows.length) body.append(h("tr", {}, h("td", { colspan: 4, class: "muted" }, t("gfx.no_overlays"))));
+  const rows = (r.data.overlays || []).sort((a, b) => gfxName(a.graphic).localeCompare(gfxName(b.graphic)));
+  const sources = rows.filter((o) => !isPreview(o));
+  const previews = rows.filter(isPreview);
+  const head = (key, n, group) => h("tr", { class: "group-row", "data-group": group },
+                                    h("th", { colspan: 4 }, `${t(key)} · ${n}`));
+  body.replaceChildren(
+    head("gfx.sources", sources.length, "sources"),
+    ...(sources.length ? sources.map(overlayRow) : [h("tr", {}, h("td", { colspan: 4, class: "muted" }, t("gfx.no_sources")))]),
+    ...(previews.length ? [head("gfx.ours", previews.length, "previews"), ...previews.map(overlayRow)] : []));
 }
 
 async function reloadOverlay(o) {
   const r = await api("POST", `/api/overlays/${encodeURIComponent(o.sid)}/reload`);
-  if (r.ok) notice("ok", t("gfx.reloaded", { name: o.graphic }), "", { code: "ok" });
+  if (r.ok) notice("ok", t("gfx.reloaded", { name: gfxName(o.graphic) }), "", { code: "ok" });
   else {
     noticeRefusal(r.data?.error);
   }
@@ -148,11 +204,11 @@ const scaler = new ResizeObserver((entries) => {
 
 function previewCard(name) {
   const frame = h("iframe", { src: `/overlays/${name}?preview=1&lang=${encodeURIComponent(document.documentElement.lang || "ru")}`,
-                              title: name, loading: "lazy", tabindex: "-1" });
+                              title: gfxName(name), loading: "lazy", tabindex: "-1" });
   const screen = h("div", { class: "preview-screen" }, frame);
   scaler.observe(screen);
   return h("figure", { class: "preview-card", "data-graphic": name }, screen,
-           h("figcaption", {}, h("a", { href: `/overlays/${name}`, target: "_blank", rel: "noopener" }, name),
+           h("figcaption", {}, h("a", { href: `/overlays/${name}`, target: "_blank", rel: "noopener", title: name }, gfxName(name)),
              h("span", { class: "row" },
                h("button", { type: "button", class: "btn btn-small", onclick: () => graphic("show", name) }, t("gfx.show")),
                h("button", { type: "button", class: "btn btn-small", onclick: () => graphic("hide", name) }, t("gfx.hide")))));
@@ -191,6 +247,7 @@ $("free-form").addEventListener("submit", (e) => {
   takeLowerThird($("free-title").value.trim(), $("free-subtitle").value.trim());
 });
 $("lt-clear").addEventListener("click", () => graphic("hide", LOWER_THIRD));
+for (const id of ["free-title", "free-subtitle"]) $(id).addEventListener("input", renderFitWarning);
 $("overlays-refresh").addEventListener("click", loadOverlays);
 $("previews-on").checked = store.get("previews", "1") === "1";
 $("previews-on").addEventListener("change", () => { store.set("previews", $("previews-on").checked ? "1" : "0"); renderPreviews(); });
@@ -203,4 +260,4 @@ renderPresets();
 renderPreviews();
 loadOverlays();
 setInterval(() => { if (!document.hidden) loadOverlays(); }, OVERLAYS_POLL_MS);
-onLangChange(() => { renderPresets(); renderOnAir(); renderPreviews(); loadOverlays(); });
+onLangChange(() => { renderPresets(); renderOnAir(); renderPreviews(); loadOverlays(); renderFitWarning(); });

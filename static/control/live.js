@@ -4,13 +4,15 @@
 // club screen shares (sending, buttons, score, timer, question, undo, the key frame) is in
 // round.js.
 
-import { t } from "./i18n.js";
+import { t, currentLang } from "./i18n.js";
+import { translator } from "../lib/i18n.js";
 import { h, notice, safeUrl } from "./common.js";
 import { check, eligiblePlayers, nextUnplayed } from "./rules.js";
 import { kindName, describeUndo, reasonText, sideName } from "./describe.js";
 import {
   cfg, conn, $, send, whyText, actionButton, adoptButton, setButton, badge, renderScore, renderTimer,
   pauseType, renderQuestion, pickerBox, playerRow, markPlayers, undoControl, keyHelp, listenKeys, switchedGame, start,
+  explainRefusals,
 } from "./round.js";
 
 // ---- the live actions ------------------------------------------------------------------------
@@ -18,7 +20,7 @@ import {
 
 const ACTIONS = [
   { id: "start_timer", body: { type: "start_timer" }, label: "act.start_timer", keys: ["Space"], key: "key.space", aria: "Space", cls: "btn-go" },
-  { id: "early_answer", body: { type: "early_answer" }, label: "act.early_answer", keys: ["KeyE"], key: "E" },
+  { id: "early_answer", body: { type: "early_answer" }, label: "act.early_answer", keys: ["KeyE"], key: "E", hint: "hint.early_answer" },
   { id: "correct", body: { type: "judge", correct: true }, label: "act.correct", keys: ["Equal", "NumpadAdd"], key: "+", cls: "btn-correct" },
   { id: "incorrect", body: { type: "judge", correct: false }, label: "act.incorrect", keys: ["Minus", "NumpadSubtract"], key: "−", aria: "-", cls: "btn-incorrect" },
   { id: "pause", body: null, label: "act.pause", keys: ["KeyP"], key: "P" },
@@ -40,6 +42,11 @@ function bodyOf(action, state) {
 
 function labelOf(action, state) {
   if (action.id === "pause") return t(pauseType(state) === "resume_timer" ? "act.resume" : "act.pause");
+  // a blitz question's timer is not the minute: say what Space starts
+  const kind = state?.round?.phase !== "closed" ? state?.round?.kind : null;
+  if (action.id === "start_timer" && (kind === "blitz" || kind === "superblitz")) {
+    return t("act.start_blitz", { s: Math.round((state.timers?.blitz ?? 20000) / 1000) });
+  }
   return t(action.label);
 }
 
@@ -61,7 +68,7 @@ function buildActions() {
   const grid = $("actions");
   for (const a of ACTIONS) {
     grid.append(actionButton(a.id, () => click(a.id, bodyOf(a, conn.state), labelOf(a, conn.state)),
-                             { cls: a.cls || "", aria: ARIA_KEYS[a.id] }));
+                             { cls: a.cls || "", aria: ARIA_KEYS[a.id], hint: a.hint }));
   }
   adoptButton($("btn-spin"), "spin", () => click("spin", { type: "spin" }, t("act.spin")),
               { aria: ARIA_KEYS.spin, wrapClass: "spin-wrap" });
@@ -195,7 +202,8 @@ function questionTail(round) {
   if (round.source) out.push(h("p", { class: "q-small" }, `${t("q.source")}: ${round.source}`));
   if (round.author || round.prize) {
     const who = round.author ? [round.author.name, round.author.city].filter(Boolean).join(", ") : "";
-    const prize = round.prize ? `${round.prize.amount} ${round.prize.currency}` : "";
+    // money as the graphics print it («1 000 ₴»)
+    const prize = round.prize ? translator(currentLang()).money(round.prize.amount, round.prize.currency) : "";
     const photo = safeUrl(round.author?.photo);
     out.push(h("div", { class: "q-author" },
                photo ? h("img", { src: photo, alt: "", class: "q-photo" }) : null,
@@ -228,6 +236,7 @@ function renderPicker(state) {
       actionButton("grant", () => decideDecisive(true), { cls: "btn-correct", aria: ARIA_KEYS.grant }),
       actionButton("refuse", () => decideDecisive(false), { cls: "btn-incorrect", aria: ARIA_KEYS.refuse })) : null,
   ]);
+  $("actions").hidden = !!box;
   if (!box) {
     decisivePick = [];
     return;
@@ -333,6 +342,10 @@ function renderClubLink(state) {
   box.querySelector("a").textContent = t("live.club_screen.link");
 }
 
+explainRefusals((body, state) => {
+  const result = check(state, body.type, body);
+  return result.ok ? "" : reasonText(result);
+});
 buildActions();
 hotkeyHelp();
 renderEntry();

@@ -10,7 +10,7 @@ import { renderPack } from "./packview.js";
 const cfg = pageConfig();
 wireLanguage(cfg.lang);
 dropPointerFocus();
-new ControlConnection({ settleMs: cfg.settle_ms ?? 250 });  // the connection dot and banner
+new ControlConnection({ doubleMs: cfg.double_ms ?? 400 });  // the connection dot and banner
 const $ = (id) => document.getElementById(id);
 
 let packs = [];

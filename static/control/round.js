@@ -5,13 +5,13 @@
 // which verdicts it trusts (rules.js or the server's `state.moves`), its keys and its extras.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, notice, refusalText, wireLanguage, safeUrl, dropPointerFocus } from "./common.js";
+import { pageConfig, h, notice, dropStaleNotices, refusalText, wireLanguage, safeUrl, dropPointerFocus } from "./common.js";
 import { ControlConnection } from "./connection.js";
 import { kindName, phaseName, reasonText, clockText, sideName } from "./describe.js";
 
 export const cfg = pageConfig();
 wireLanguage(cfg.lang);
-export const conn = new ControlConnection({ settleMs: cfg.settle_ms ?? 250 });
+export const conn = new ControlConnection({ doubleMs: cfg.double_ms ?? 400 });
 export const $ = (id) => document.getElementById(id);
 
 // ---- sending -------------------------------------------------------------------------------
@@ -24,20 +24,40 @@ function setPending(id, on) {
   });
 }
 
-function report(answer, label) {
+let explain = () => "";
+
+/** The page's own words for why a command is refused in this state (the live page: rules.js),
+ * shown with a refusal in the panel's language; the server's words follow as the detail. */
+export function explainRefusals(fn) {
+  explain = fn;
+}
+
+function report(answer, label, body) {
   if (answer.state) {
-    notice("ok", t("done", { action: label }), "", { ms: 1800, code: "ok" });
+    notice("ok", t("done", { action: label }), "", { ms: 1800, code: "ok", yields: true });
     return;
   }
   const error = answer.error || {};
+  if (answer.double) {
+    // The same press twice (a bounce, a double click): done once, the second one skipped.
+    notice("info", t("double.title", { action: label }), t("double.detail"), { ms: 4000, code: "double_press" });
+    return;
+  }
+  if (error.code === "after_refusal") {
+    notice("info", t("err.after_refusal"), label, { ms: 6000, code: error.code, yields: true });
+    return;
+  }
   if (answer.status === 409) {
-    // A doubled press or a change made elsewhere a moment earlier: nothing happened, calmly.
+    // A change made elsewhere (another panel, OSC) a moment earlier: nothing happened, calmly.
     const key = `err.${error.code}`;
     notice("info", t(key) !== key ? t(key) : t("err.stale_rev"), t("stale.detail"), { ms: 6000, code: error.code });
     return;
   }
   const { title, detail } = refusalText(error);
-  notice("error", `${label}: ${title}`, detail, { code: error.code });
+  let why = "";
+  try { why = answer.status === 422 && body ? explain(body, conn.state) : ""; } catch (e) { console.error(e); }
+  // the reason in the panel's words when the page knows it, else the code's title
+  notice("error", `${label}: ${why || title}`, detail, { code: error.code });
 }
 
 /** Sends one command for the game on screen, with `expected_rev` (connection.js); the server
@@ -50,7 +70,7 @@ export async function send(id, body, label, basis) {
   setPending(id, true);
   try {
     const answer = await conn.command(body, basis);
-    report(answer, label);
+    report(answer, label, body);
     return answer;
   } finally {
     setPending(id, false);
@@ -98,10 +118,13 @@ function fit(btn, id, onclick, aria, wrapClass) {
   return wrap;
 }
 
-/** A new action button (`data-action` = id), in its wrap. */
-export function actionButton(id, onclick, { cls = "", aria = null } = {}) {
+/** A new action button (`data-action` = id), in its wrap; `hint`: an i18n key said under its
+ * label while it is enabled (the reason takes that place while it is not). */
+export function actionButton(id, onclick, { cls = "", aria = null, hint = null } = {}) {
   const btn = h("button", { type: "button", class: `btn act ${cls}`, "data-action": id });
   const wrap = fit(btn, id, onclick, aria);
+  // what the action is, in a few words, while it can be pressed (an i18n key)
+  if (hint) buttons.get(id).hint = hint;
   wrap.append(btn);
   return wrap;
 }
@@ -120,7 +143,9 @@ export function setButton(id, label, key, result) {
   if (!el) return;
   el.label.textContent = label;
   el.kbd.textContent = key;
-  el.why.textContent = result.ok && conn.connected ? "" : whyText(result);
+  const enabled = result.ok && conn.connected;
+  el.why.textContent = enabled ? (el.hint ? t(el.hint) : "") : whyText(result);
+  el.why.classList.toggle("hint", enabled && !!el.hint);
   el.btn.disabled = !conn.connected || !result.ok;
   el.wrap.title = el.btn.disabled ? whyTitle(result) : `${label} (${key})`;
 }
@@ -271,7 +296,9 @@ export function undoControl({ verdict, describe }) {
   function render(state) {
     const what = describe(state);
     setButton("undo", what ? t("act.undo_what", { what }) : t("act.undo"), t("key.undo"), verdict(state));
-    if (!box().hidden && basis && (!state || state.id !== basis.id || state.rev !== basis.rev)) {
+    // Open while what it reverts stays the same: the clock's time-up (reverted with the command
+    // before it) changes the rev but not that; any other change closes it.
+    if (!box().hidden && basis && (!state || state.id !== basis.id || JSON.stringify(state.undo?.first ?? null) !== basis.undo)) {
       close();
       notice("info", t("undo.changed"), "", { code: "local" });
     }
@@ -285,7 +312,7 @@ export function undoControl({ verdict, describe }) {
       return;
     }
     if (!box().hidden) return;
-    basis = { id: state.id, rev: state.rev };
+    basis = { id: state.id, rev: state.rev, undo: JSON.stringify(state.undo?.first ?? null) };
     const yes = h("button", { type: "button", class: "btn btn-danger", id: "undo-yes" },
                   h("span", { class: "label" }, t("undo.yes")), h("kbd", { class: "key" }, "Enter"));
     const cancel = h("button", { type: "button", class: "btn", id: "undo-no" },
@@ -393,24 +420,13 @@ export function switchedGame(state, prev) {
   return true;
 }
 
-// The rev the next press is based on, for the operator's eye and for tests: it follows the
-// newest state once that has been on screen for the settle time.
-let basisTimer = null;
-function showBasis() {
-  const b = conn.basis.basis();
-  document.body.dataset.basisRev = b ? String(b.rev) : "";
-  clearTimeout(basisTimer);
-  const wait = conn.basis.pendingMs();
-  if (wait > 0) basisTimer = setTimeout(showBasis, wait + 5);
-}
-
 /** Runs the page: `render(state, prev)` on each state, on a change of the link (`idle()` while
  * no state has come yet) and of the language (after `onLang()`); the timer ten times a second. */
 export function start({ render, idle = () => {}, onLang = () => {} }) {
   dropPointerFocus();
   conn.on("state", (state, prev) => {
     render(state, prev);
-    showBasis();
+    if (state && prev && state.id === prev.id && state.rev > prev.rev) dropStaleNotices(state.rev);
   });
   conn.on("status", () => {
     if (conn.state !== undefined) render(conn.state, conn.state);

@@ -13,7 +13,7 @@ import { renderPack, questionsByRef, isThreePart } from "./packview.js";
 const cfg = pageConfig();
 wireLanguage(cfg.lang);
 dropPointerFocus();
-const conn = new ControlConnection({ settleMs: cfg.settle_ms ?? 250 });
+const conn = new ControlConnection({ doubleMs: cfg.double_ms ?? 400 });
 const $ = (id) => document.getElementById(id);
 
 const SECTORS = 13;           // the tv table; 13 is the sponsor's sector

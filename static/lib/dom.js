@@ -45,6 +45,36 @@ export function fitText(el, maxPx, minPx) {
   return size;
 }
 
+/** Fits on-air text: one line, shrunk from `maxPx` down to `minPx`; if it still does not fit,
+ * up to `maxLines` lines broken at word boundaries, again from `maxPx` down. Sets
+ * data-fit="1" | "2"… (the lines used) | "over" (too long even so) and returns it. The element
+ * needs a bounded width (a max-width on it or its box); one not laid out yet is left as it is
+ * (no data-fit) and returns "". */
+export function fitLines(el, maxPx, minPx, maxLines = 2) {
+  if (!el.isConnected || !el.clientWidth) {  // not laid out yet: nothing to measure
+    delete el.dataset.fit;
+    return "";
+  }
+  const over = () => el.scrollWidth > el.clientWidth + 1;
+  el.style.whiteSpace = "nowrap";
+  el.style.overflowWrap = "normal";
+  el.style.textOverflow = "clip";
+  let size = maxPx;
+  for (; size >= minPx; size -= 2) {
+    el.style.fontSize = `${size}px`;
+    if (!over()) return (el.dataset.fit = "1");
+  }
+  el.style.whiteSpace = "normal";
+  for (size = maxPx; size >= minPx; size -= 2) {
+    el.style.fontSize = `${size}px`;
+    const line = parseFloat(getComputedStyle(el).lineHeight) || size * 1.2;
+    const lines = Math.round(el.scrollHeight / line);
+    if (lines <= maxLines && !over()) return (el.dataset.fit = String(lines));
+  }
+  el.style.fontSize = `${minPx}px`;
+  return (el.dataset.fit = "over");
+}
+
 /** The experts' display name for either rule set. */
 export function expertsName(state, t) {
   if (!state) return t("experts");

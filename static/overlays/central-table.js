@@ -3,7 +3,7 @@
 // `central-table` shown). A new team never appears on the old strap: the strap goes out first,
 // then comes back in with the new names.
 
-import { h, part, setText, show, translateAll } from "../lib/dom.js";
+import { fitLines, h, part, setText, show, translateAll } from "../lib/dom.js";
 
 const SWAP_MS = 420; // the strap's exit (--t-out, 380 ms) and a margin
 
@@ -25,8 +25,12 @@ export default function create(root, ctx) {
   let outAt = -Infinity; // when the strap last started its exit
   let swapTimer = 0;
 
+  const fitName = () => name.textContent && fitLines(name, 60, 40, 2);
+
   function fill(team) {
     setText(name, team.name);
+    fitName();
+    document.fonts?.ready.then(fitName); // measured again in the real face
     players.replaceChildren(...(team.players || []).map((p, i) => h("li", { class: "strap-line", style: `--i: ${i}`, text: p })));
   }
 

@@ -3,7 +3,7 @@
 // carries the owl; teams that have already lost a round at the Central Table carry a stripe.
 // On air while a club game is followed (the operator hides it between questions if wanted).
 
-import { h, part, setText, show, translateAll } from "../lib/dom.js";
+import { fitLines, h, part, setText, show, translateAll } from "../lib/dom.js";
 import { CHECK } from "../lib/icons.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -69,6 +69,13 @@ export default function create(root, ctx) {
         return li;
       }),
     );
+    fitNames();
+    document.fonts?.ready.then(fitNames); // measured again in the real face
+  }
+
+  /** A long team name shrinks, then takes two lines broken between words — never mid-word. */
+  function fitNames() {
+    for (const name of grid.querySelectorAll(".ctb-name")) fitLines(name, 32, 28, 2);
   }
 
   function paint(state) {

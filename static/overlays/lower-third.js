@@ -2,7 +2,7 @@
 // data {title, subtitle?, kind?, duration_ms?}; goes out by itself at `expires_at` (or
 // shown_at + duration_ms) in server time, even if the server's own expiry message is late.
 
-import { part, setText, show } from "../lib/dom.js";
+import { fitLines, part, setText, show } from "../lib/dom.js";
 
 const NAME = "lower-third";
 const KINDS = new Set(["player", "host", "sponsor", "captain", "text"]);
@@ -16,11 +16,20 @@ export default function create(root, ctx) {
   let outTimer = 0;
   let swapTimer = 0;
 
+  /** Long names and titles shrink, then take two lines — never cut with an ellipsis. */
+  function fit() {
+    const text = el.classList.contains("kind-text");
+    if (title.textContent) fitLines(title, text ? 46 : 54, 40, 2);
+    if (subtitle.textContent) fitLines(subtitle, 32, 28, 2);
+  }
+
   function fill(data) {
     setText(title, data.title || data.text || "");
     setText(subtitle, data.subtitle || "");
     for (const k of KINDS) el.classList.remove(`kind-${k}`);
     if (KINDS.has(data.kind)) el.classList.add(`kind-${data.kind}`);
+    fit();
+    document.fonts?.ready.then(fit); // measured again in the real face
   }
 
   function takeOut() {

@@ -160,6 +160,27 @@ def test_stale_expected_rev_is_409(shared_server: Server, game: str):
     assert shared_server.command(game, type="start_timer", expected_rev=1).status_code == 200
 
 
+def test_a_time_up_is_not_a_conflict_but_a_command_still_is(shared_server: Server):
+    """The clock's own change does not make a press stale (a verdict at the gong); a command by
+    someone else between the look and the press still does — and so does one after a time-up."""
+    game = shared_server.create(spec(timers={"minute": 1000}))
+    shared_server.play(game, "spin", landed=1)
+    shared_server.play(game, "start_timer")                      # rev 2
+    deadline = time.monotonic() + 15
+    while shared_server.state(game)["rev"] < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert shared_server.state(game)["rev"] == 3                 # the clock's time-up
+    r = shared_server.command(game, type="judge", correct=True, expected_rev=2)
+    assert r.status_code == 200, r.text
+    assert r.json()["state"]["rev"] == 4 and r.json()["state"]["score"]["experts"] == 1
+    # rev 4 was a command: a press based on rev 2 or 3 is stale now
+    log = shared_server.log_length(game)
+    for stale in (2, 3):
+        r = shared_server.command(game, type="spin", landed=2, expected_rev=stale)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "stale_rev"
+    unchanged(shared_server, game, 4, log)
+
+
 def test_unknown_game_is_404(shared_server: Server):
     for method, path in [("GET", "/api/games/nope"), ("GET", "/api/games/nope/public"),
                          ("POST", "/api/games/nope/commands"), ("POST", "/api/games/nope/undo")]:
