@@ -14,10 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, expect
 
 from overlay.obs.control import DEFAULT_SCENES
 from tests.obs.real_obs import Obs, require_obs
 from tests.obs.helpers import SPEC, on_air_game, start_server, timed, wait_status
+from tests.browser.helpers import PanelPage
 from tests.support import ROOT, Server
 
 TABLE, GAME, RESULT = DEFAULT_SCENES["spin"], DEFAULT_SCENES["verdict"], DEFAULT_SCENES["game_over"]
@@ -131,10 +133,23 @@ def test_spin_verdict_and_game_over_move_obs_program_scene(obs: Obs, tmp_path: P
         srv.stop()
 
 
-def test_a_wrong_password_is_reported_in_words_and_the_game_goes_on(obs: Obs, tmp_path: Path):
+def graphics_desk(chromium: Browser, srv: Server) -> PanelPage:
+    """The operator's graphics desk (Russian), where the OBS card is; logged in, previews off
+    (eight live overlay pages would only load the machine)."""
+    context = chromium.new_context(viewport={"width": 1366, "height": 900}, locale="ru-RU")
+    context.add_init_script("localStorage.setItem('chgk.panel.previews', '0')")
+    panel = PanelPage(context.new_page(), srv)
+    panel.page.goto(srv.url + "/control/graphics")
+    panel.page.fill("input[name=password]", srv.password)
+    panel.page.click("button[type=submit]")
+    expect(panel.page.locator("#obs-card")).not_to_have_attribute("data-state", "", timeout=30_000)
+    return panel
+
+
+def test_a_wrong_password_is_reported_in_words_and_the_game_goes_on(obs: Obs, tmp_path: Path, chromium: Browser):
     use_collection(obs, TV)
     obs.request("SetCurrentProgramScene", {"sceneName": QUESTION})
-    srv = start_server(tmp_path, url=obs.url, password="not-the-password")
+    srv = start_server(tmp_path, url=obs.url, toml='password = "not-the-password"\n')
     try:
         status = wait_status(srv, lambda s: s["state"] == "auth_failed", timeout=60)
         assert status["state"] == "auth_failed", status
@@ -144,6 +159,22 @@ def test_a_wrong_password_is_reported_in_words_and_the_game_goes_on(obs: Obs, tm
         assert timed(srv, game, type="spin", landed=2) < NOT_WAITING_S
         time.sleep(1.0)
         assert obs.program_scene() == QUESTION and srv.api("GET", "/api/obs")["switches"] == 0
+
+        panel = graphics_desk(chromium, srv)  # the operator reads it on the graphics desk
+        card = panel.page.locator("#obs-card")
+        expect(card).to_have_attribute("data-state", "auth_failed", timeout=30_000)
+        expect(card.locator("#obs-state")).to_have_text(
+            "OBS не принял пароль. Сверьте password в obs.toml с паролем в OBS (Сервис → Настройки сервера "
+            "WebSocket → Показать данные для подключения), затем «Перечитать obs.toml».")
+        expect(card.locator("#obs-detail")).to_contain_text("OBS refused the password")
+
+        # The operator fixes obs.toml and presses the button: connected, in words.
+        (srv.data / "obs.toml").write_text(f'password = "{obs.password}"\n', encoding="utf-8")
+        panel.page.click("#obs-reload")
+        expect(card).to_have_attribute("data-state", "connected", timeout=60_000)
+        expect(card.locator("#obs-state")).to_contain_text("OBS подключён")
+        assert not panel.errors, panel.errors
+        panel.page.context.close()
     finally:
         srv.stop()
 
