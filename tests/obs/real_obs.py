@@ -38,8 +38,8 @@ def require_obs() -> None:
 
 class Obs:
     """One OBS instance. `start` writes its configuration on first use; `quit` ends the process
-    the hard way (SIGKILL: what a crash or a pulled plug looks like to a client) and `start`
-    brings it back on the same port with the same collections, as an operator restarting OBS."""
+    (cleanly, or as a crash) and `start` brings it back on the same port with the same
+    collections, as an operator restarting OBS."""
 
     def __init__(self, root: Path, collections: dict[str, str], *, current: str,
                  password: str = "obs-test-password") -> None:
@@ -132,15 +132,24 @@ class Obs:
             time.sleep(0.25)
         raise RuntimeError(f"OBS did not answer on {self.url} within {timeout} s ({last}): {self.output()}")
 
-    def quit(self) -> None:
-        """OBS goes away at once; the screen stays for the next start."""
+    def quit(self, *, crash: bool = False) -> None:
+        """OBS goes away; the screen stays for the next start. SIGINT is OBS's own clean exit
+        (obs-websocket closes its clients with 1001 «Server stopping.», the collection is
+        saved); `crash` is SIGKILL: the sockets just drop."""
         if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(30)
+            if not crash:
+                self.proc.send_signal(signal.SIGINT)
+                try:
+                    self.proc.wait(60)
+                except subprocess.TimeoutExpired:
+                    crash = True
+            if crash:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(30)
         self.proc = None
 
     def close(self) -> None:
-        self.quit()
+        self.quit(crash=True)
         if self.xvfb and self.xvfb.poll() is None:
             os.killpg(self.xvfb.pid, signal.SIGTERM)
             try:

@@ -2,8 +2,8 @@
 the committed scene collections and a generated one load with every scene, item and browser
 source; the server's scene switching moves OBS's program scene on spin, verdict and game over;
 a wrong password and a scene OBS lacks are reported in words; OBS quitting mid-show delays no
-command, and OBS coming back is picked up. One OBS for the module (started twice: the last test
-restarts it)."""
+command, and OBS coming back is picked up. One OBS for the module (three starts: the last test
+quits it cleanly, then crashes it, and starts it again each time)."""
 from __future__ import annotations
 
 import json
@@ -221,7 +221,7 @@ def test_obs_toml_added_while_running_connects_on_reload(obs: Obs, tmp_path: Pat
 
 
 def test_obs_quitting_mid_show_delays_nothing_and_its_return_is_picked_up(obs: Obs, tmp_path: Path):
-    """Last in the module: it kills OBS and starts it again."""
+    """Last in the module: OBS quits cleanly mid-show and comes back, then crashes and comes back."""
     use_collection(obs, TV)
     srv = start_server(tmp_path, url=obs.url, password=obs.password, toml="timeout_s = 10\n")
     try:
@@ -230,17 +230,25 @@ def test_obs_quitting_mid_show_delays_nothing_and_its_return_is_picked_up(obs: O
         timed(srv, game, type="spin", landed=2)
         assert obs.wait_program(TABLE) == TABLE
 
-        obs.quit()  # mid-show: the minute is about to run
-        spent = [timed(srv, game, type="start_timer"), timed(srv, game, type="judge", correct=True),
-                 timed(srv, game, type="spin", landed=4), timed(srv, game, type="start_timer")]
-        assert max(spent) < NOT_WAITING_S, spent
-        status = wait_status(srv, lambda s: s["state"] == "away", timeout=30)
-        assert status["state"] == "away" and "connection refused" in status["last_error"], status
+        # (clean quit or crash, the commands while OBS is away, the first after it is back → its scene)
+        rounds = [(False, [{"type": "start_timer"}, {"type": "judge", "correct": True}, {"type": "spin", "landed": 3}],
+                   [{"type": "start_timer"}, {"type": "judge", "correct": False}], GAME),
+                  (True, [{"type": "spin", "landed": 4}, {"type": "start_timer"}, {"type": "judge", "correct": True}],
+                   [{"type": "spin", "landed": 5}, {"type": "start_timer"}, {"type": "judge", "correct": False}], GAME)]
+        for crash, while_away, once_back, scene in rounds:
+            obs.quit(crash=crash)  # mid-show
+            spent = [timed(srv, game, **command) for command in while_away]
+            assert max(spent) < NOT_WAITING_S, (crash, spent)
+            # (while OBS shuts down it may still accept and drop a connection: then it is gone)
+            status = wait_status(srv, lambda s: "connection refused" in (s["last_error"] or ""), timeout=60)
+            assert status["state"] == "away" and "is OBS running" in status["last_error"], status
 
-        obs.start()  # OBS is back (its collection as last saved): the server finds it by itself
-        status = wait_status(srv, lambda s: s["connected"], timeout=90)
-        assert status["connected"], status
-        timed(srv, game, type="judge", correct=False)
-        assert obs.wait_program(GAME) == GAME
+            obs.start()  # OBS is back: the server finds it by itself, and the next move switches
+            status = wait_status(srv, lambda s: s["connected"], timeout=90)
+            assert status["connected"], (crash, status)
+            assert obs.program_scene() != scene  # OBS reopens its saved collection: on the table
+            for command in once_back:
+                timed(srv, game, **command)
+            assert obs.wait_program(scene) == scene, crash
     finally:
         srv.stop()
