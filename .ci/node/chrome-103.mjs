@@ -24,15 +24,15 @@ export const css = {
     "animation-range": 115, "scroll-timeline": 115, "view-timeline": 115, "offset-position": 116,
     "transition-behavior": 117, "overlay": 117, "scrollbar-color": 121, "scrollbar-width": 121,
     "field-sizing": 123, "text-spacing-trim": 123, "anchor-name": 125, "position-anchor": 125,
-    "position-area": 129, "position-try": 125, "position-try-fallbacks": 125, "interpolate-size": 129,
+    "position-area": 129, "position-try": 125, "position-try-fallbacks": 128, "interpolate-size": 129,
     "text-box": 133, "text-box-trim": 133, "text-box-edge": 133, "reading-flow": 137,
   },
   atRules: {"container": 105, "starting-style": 117, "scope": 118, "position-try": 125, "view-transition": 126},
   units: {"lh": 109, "rlh": 111, "cap": 118, "rcap": 118, "ic": 106, "ric": 111, "rex": 111, "rch": 111,
           "cqw": 105, "cqh": 105, "cqi": 105, "cqb": 105, "cqmin": 105, "cqmax": 105},
   pseudoClasses: {"has": 105, "modal": 105, "popover-open": 114, "user-valid": 119, "user-invalid": 119,
-                  "state": 125, "open": 133, "closed": 133},
-  pseudoElements: {"highlight": 105, "view-transition": 111, "details-content": 131, "picker": 135},
+                  "state": 125, "open": 133, "closed": 114},
+  pseudoElements: {"highlight": 105, "view-transition": 109, "details-content": 131, "picker": 135},
   mediaFeatures: {"update": 113, "scripting": 120, "prefers-reduced-transparency": 118},
   // `:nth-child(2 of .x)` (Chrome 111): a selector pattern rather than a name.
   selectors: {"/:nth-(last-)?child\\([^)]*\\sof\\s/": 111},
@@ -46,7 +46,7 @@ export const js = {
     "showPopover": 114, "hidePopover": 114, "togglePopover": 114, "transferToFixedLength": 114,
     "checkVisibility": 105, "union": 122, "intersection": 122, "difference": 122,
     "symmetricDifference": 122, "isSubsetOf": 122, "isSupersetOf": 122, "isDisjointFrom": 122,
-    "setHTMLUnsafe": 124, "moveBefore": 133, "getOrInsert": 145, "getOrInsertComputed": 145,
+    "setHTMLUnsafe": 124, "moveBefore": 133,
   },
   // Statics: object.property.
   statics: {
