@@ -246,7 +246,10 @@ def test_obs_quitting_mid_show_delays_nothing_and_its_return_is_picked_up(obs: O
             obs.start()  # OBS is back: the server finds it by itself, and the next move switches
             status = wait_status(srv, lambda s: s["connected"], timeout=90)
             assert status["connected"], (crash, status)
-            assert obs.program_scene() != scene  # OBS reopens its saved collection: on the table
+            # OBS reopens its collection as last saved (it may save on a switch): start elsewhere,
+            # once no switch wanted while it was away is still on its way
+            wait_status(srv, lambda s: s["pending"] is None, timeout=30)
+            obs.request("SetCurrentProgramScene", {"sceneName": QUESTION})
             for command in once_back:
                 timed(srv, game, **command)
             assert obs.wait_program(scene) == scene, crash
