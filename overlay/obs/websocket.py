@@ -24,6 +24,7 @@ SUBPROTOCOL = "obswebsocket.json"
 OP_HELLO, OP_IDENTIFY, OP_IDENTIFIED, OP_EVENT, OP_REQUEST, OP_RESPONSE = 0, 1, 2, 5, 6, 7
 STATUS_SUCCESS = 100
 CLOSE_REASONS = {  # obs-websocket's WebSocketCloseCode values an operator may meet
+    1001: "OBS is shutting down",
     4002: "OBS could not read a message from us",
     4007: "OBS says we did not identify",
     4008: "OBS says we identified twice",

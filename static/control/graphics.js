@@ -1,6 +1,7 @@
 // The graphics desk: lower-third presets (the team's players, host, sponsor) and free text,
 // take/clear; what is on air; live previews of the overlays; the overlays connected now,
-// each with a reload button. Graphics go through POST /api/graphics — one path, recorded.
+// each with a reload button; OBS scene switching's state in words. Graphics go through
+// POST /api/graphics — one path, recorded.
 
 import { t, onLangChange } from "./i18n.js";
 import { pageConfig, h, api, apiData, notice, noticeRefusal, wireLanguage, dropPointerFocus, fmtTime } from "./common.js";
@@ -196,6 +197,48 @@ async function reloadOverlay(o) {
   setTimeout(loadOverlays, 1500);
 }
 
+// ---- OBS scene switching (GET /api/obs) ----------------------------------------------------------
+
+let lastObs = null;
+
+async function loadObs() {
+  const r = await api("GET", "/api/obs");
+  if (r.ok) renderObs(r.data);
+}
+
+// The state in the operator's words; the server's own sentence (what exactly failed) beneath.
+function renderObs(s) {
+  if (s) lastObs = s;
+  s = lastObs;
+  if (!s) return;
+  $("obs-card").dataset.state = s.state;
+  const url = s.url || "";
+  let line = "";
+  if (s.config?.error) line = t("obs.config_error");
+  else if (s.state === "off") line = t("obs.off");
+  else if (s.state === "connecting") line = t("obs.connecting", { url });
+  else if (s.state === "connected") line = t("obs.connected", { url, version: s.obs_websocket_version || "5" });
+  else if (s.state === "away") line = t("obs.away", { url });
+  else if (s.state === "auth_failed") line = t(s.password_set ? "obs.auth_failed" : "obs.no_password");
+  $("obs-state").textContent = line;
+  const detail = [];
+  if (s.config?.error) detail.push(s.config.error);
+  else if (s.last_error) detail.push(`OBS: ${s.last_error}`);
+  if (s.last_switch) detail.push(t("obs.last_switch", { scene: s.last_switch.scene, time: fmtTime(s.last_switch.at) }));
+  $("obs-detail").textContent = detail.join(" · ");
+}
+
+async function reloadObs() {
+  const r = await api("POST", "/api/obs/reload");
+  if (r.ok) {
+    notice("ok", t("obs.reloaded"), "", { code: "ok", ms: 1800 });
+    renderObs(r.data);
+  } else {
+    noticeRefusal(r.data?.error);
+    loadObs();
+  }
+}
+
 // ---- previews ------------------------------------------------------------------------------
 
 const scaler = new ResizeObserver((entries) => {
@@ -249,6 +292,7 @@ $("free-form").addEventListener("submit", (e) => {
 $("lt-clear").addEventListener("click", () => graphic("hide", LOWER_THIRD));
 for (const id of ["free-title", "free-subtitle"]) $(id).addEventListener("input", renderFitWarning);
 $("overlays-refresh").addEventListener("click", loadOverlays);
+$("obs-reload").addEventListener("click", reloadObs);
 $("previews-on").checked = store.get("previews", "1") === "1";
 $("previews-on").addEventListener("change", () => { store.set("previews", $("previews-on").checked ? "1" : "0"); renderPreviews(); });
 
@@ -259,5 +303,6 @@ conn.on("graphics", (payload) => renderOnAir(payload));
 renderPresets();
 renderPreviews();
 loadOverlays();
-setInterval(() => { if (!document.hidden) loadOverlays(); }, OVERLAYS_POLL_MS);
-onLangChange(() => { renderPresets(); renderOnAir(); renderPreviews(); loadOverlays(); renderFitWarning(); });
+loadObs();
+setInterval(() => { if (!document.hidden) { loadOverlays(); loadObs(); } }, OVERLAYS_POLL_MS);
+onLangChange(() => { renderPresets(); renderOnAir(); renderPreviews(); loadOverlays(); renderObs(); renderFitWarning(); });

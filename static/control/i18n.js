@@ -580,6 +580,18 @@ const ru = {
   "gfx.ours": "Превью этого пульта",
   "gfx.sources": "Источники OBS и другие страницы",
   "gfx.no_sources": "Ни одна страница графики не открыта вне пульта — проверьте источники OBS.",
+  // obs
+  "obs.title": "OBS: переключение сцен",
+  "obs.reload": "Перечитать obs.toml",
+  "obs.reloaded": "obs.toml перечитан",
+  "obs.off": "Выключено: в obs.toml нет адреса OBS (docs/OBS.md).",
+  "obs.config_error": "Ошибка в obs.toml — работает прежняя настройка. Исправьте файл и нажмите «Перечитать obs.toml».",
+  "obs.connecting": "Подключаемся к OBS ({url})…",
+  "obs.connected": "OBS подключён ({url}, obs-websocket {version}): сцены переключаются по ходу игры.",
+  "obs.away": "OBS недоступен ({url}). Запущен ли OBS и включён ли в нём сервер WebSocket (Сервис → Настройки сервера WebSocket)? Игра идёт без переключения сцен, подключимся сами.",
+  "obs.auth_failed": "OBS не принял пароль. Сверьте password в obs.toml с паролем в OBS (Сервис → Настройки сервера WebSocket → Показать данные для подключения), затем «Перечитать obs.toml».",
+  "obs.no_password": "OBS требует пароль, а в obs.toml его нет. Впишите password (OBS → Сервис → Настройки сервера WebSocket → Показать данные для подключения), затем «Перечитать obs.toml».",
+  "obs.last_switch": "последняя сцена: «{scene}» в {time}",
 };
 
 const uk = {
@@ -1160,6 +1172,18 @@ const uk = {
   "gfx.ours": "Прев'ю цього пульта",
   "gfx.sources": "Джерела OBS та інші сторінки",
   "gfx.no_sources": "Жодна сторінка графіки не відкрита поза пультом — перевірте джерела OBS.",
+  // obs
+  "obs.title": "OBS: перемикання сцен",
+  "obs.reload": "Перечитати obs.toml",
+  "obs.reloaded": "obs.toml перечитано",
+  "obs.off": "Вимкнено: в obs.toml немає адреси OBS (docs/OBS.md).",
+  "obs.config_error": "Помилка в obs.toml — працює попереднє налаштування. Виправте файл і натисніть «Перечитати obs.toml».",
+  "obs.connecting": "Підключаємося до OBS ({url})…",
+  "obs.connected": "OBS підключено ({url}, obs-websocket {version}): сцени перемикаються під час гри.",
+  "obs.away": "OBS недоступний ({url}). Чи запущено OBS і чи ввімкнено в ньому сервер WebSocket (Інструменти → Налаштування сервера WebSocket)? Гра йде без перемикання сцен, підключимося самі.",
+  "obs.auth_failed": "OBS не прийняв пароль. Звірте password в obs.toml з паролем в OBS (Інструменти → Налаштування сервера WebSocket → Показати дані для підключення), потім «Перечитати obs.toml».",
+  "obs.no_password": "OBS вимагає пароль, а в obs.toml його немає. Впишіть password (OBS → Інструменти → Налаштування сервера WebSocket → Показати дані для підключення), потім «Перечитати obs.toml».",
+  "obs.last_switch": "остання сцена: «{scene}» о {time}",
 };
 
 const en = {
@@ -1740,6 +1764,18 @@ const en = {
   "gfx.ours": "This panel's previews",
   "gfx.sources": "OBS sources and other pages",
   "gfx.no_sources": "No graphics page is open outside the panel — check the OBS sources.",
+  // obs
+  "obs.title": "OBS: scene switching",
+  "obs.reload": "Reload obs.toml",
+  "obs.reloaded": "obs.toml reloaded",
+  "obs.off": "Off: obs.toml has no OBS address (docs/OBS.md).",
+  "obs.config_error": "obs.toml has an error — the previous settings stay. Fix the file and press «Reload obs.toml».",
+  "obs.connecting": "Connecting to OBS ({url})…",
+  "obs.connected": "OBS connected ({url}, obs-websocket {version}): scenes follow the game.",
+  "obs.away": "OBS is not reachable ({url}). Is OBS running, with its WebSocket server enabled (Tools → WebSocket Server Settings)? The game goes on without scene switches; we reconnect by ourselves.",
+  "obs.auth_failed": "OBS refused the password. Compare password in obs.toml with OBS's (Tools → WebSocket Server Settings → Show Connect Info), then «Reload obs.toml».",
+  "obs.no_password": "OBS asks for a password and obs.toml has none. Add password (OBS → Tools → WebSocket Server Settings → Show Connect Info), then «Reload obs.toml».",
+  "obs.last_switch": "last scene: «{scene}» at {time}",
 };
 
 export const DICTS = { ru, uk, en };

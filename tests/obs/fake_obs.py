@@ -1,12 +1,13 @@
-"""A small obs-websocket 5 server for the tests: a real WebSocket on loopback (Werkzeug's server
-and simple-websocket), written from the protocol description, independent of the client in
-overlay/obs/websocket.py. It checks the password challenge itself and records every request."""
+"""What real OBS cannot be made to do, for the tests: send malformed obs-websocket frames
+(`MalformedObs`, a real WebSocket on loopback from Werkzeug's server and simple-websocket), or
+accept a connection and never say a word (`Blackhole`). Everything else is tested against real
+OBS (real_obs.py). `expected_auth` computes the password answer from the protocol description,
+independently of overlay/obs/websocket.py."""
 from __future__ import annotations
 
 import base64
 import hashlib
 import json
-import secrets
 import socket
 import threading
 import time
@@ -16,53 +17,44 @@ from typing import Any
 import simple_websocket
 from werkzeug.serving import make_server
 
-DEFAULT_SCENES = ("ЧГК · Игра", "ЧГК · Стол", "ЧГК · Вопрос", "ЧГК · Блиц", "ЧГК · Итог")
-
 
 def expected_auth(password: str, salt: str, challenge: str) -> str:
     step = base64.b64encode(hashlib.sha256(f"{password}{salt}".encode()).digest()).decode()
     return base64.b64encode(hashlib.sha256(f"{step}{challenge}".encode()).digest()).decode()
 
 
-class FakeObs:
-    def __init__(self, port: int, password: str = "", scenes: tuple[str, ...] = DEFAULT_SCENES) -> None:
-        self.port, self.password, self.scenes = port, password, set(scenes)
-        self.program: str | None = None
-        self.requests: list[tuple[str, dict]] = []
-        self.identified = 0
-        self.auth_failures = 0
-        self.subprotocols: list[str | None] = []
+class MalformedObs:
+    """An obs-websocket lookalike that breaks the protocol at `stage`:
+
+    - "hello": its first message is not JSON;
+    - "response": Hello and Identified are right (no password), then every request is answered
+      with a message that has no `op`.
+    """
+
+    def __init__(self, port: int, stage: str) -> None:
+        assert stage in ("hello", "response")
+        self.port, self.stage = port, stage
+        self.connections = 0
+        self.requests: list[str] = []
         self._cond = threading.Condition()
-        self._sockets: list[simple_websocket.Server] = []
         self._server: Any = None
 
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self) -> "FakeObs":
+    def start(self) -> "MalformedObs":
         self._server = make_server("127.0.0.1", self.port, self._app, threaded=True)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
     def stop(self) -> None:
-        """OBS quits: the listener and every open connection go away."""
         if self._server:
             self._server.shutdown()
             self._server.server_close()
             self._server = None
-        for ws in list(self._sockets):
-            try:
-                ws.close(reason=1001, message="OBS is shutting down")
-            except Exception:
-                pass
-        self._sockets.clear()
 
-    def switches(self) -> list[str]:
-        with self._cond:
-            return [d.get("sceneName") for t, d in self.requests if t == "SetCurrentProgramScene"]
-
-    def wait_for(self, predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
+    def wait_for(self, predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
         deadline = time.monotonic() + timeout
         with self._cond:
             while not predicate():
@@ -72,66 +64,28 @@ class FakeObs:
                 self._cond.wait(left)
         return True
 
-    # the server ----------------------------------------------------------------------------------
-
     def _app(self, environ: dict, start_response: Any) -> Any:
         ws = simple_websocket.Server.accept(environ, subprotocols=["obswebsocket.json"])
-        self._sockets.append(ws)
-        try:
-            self._session(ws)
-        except simple_websocket.ConnectionClosed:
-            pass
-        finally:
-            if ws in self._sockets:
-                self._sockets.remove(ws)
-        raise ConnectionError("websocket finished")  # Werkzeug: the connection is done, no HTTP reply
-
-    def _send(self, ws: simple_websocket.Server, op: int, d: dict) -> None:
-        ws.send(json.dumps({"op": op, "d": d}))
-
-    def _session(self, ws: simple_websocket.Server) -> None:
         with self._cond:
-            self.subprotocols.append(ws.subprotocol)
-        hello: dict[str, Any] = {"obsWebSocketVersion": "5.5.4", "rpcVersion": 1}
-        salt, challenge = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
-        if self.password:
-            hello["authentication"] = {"challenge": challenge, "salt": salt}
-        self._send(ws, 0, hello)
-        identify = json.loads(ws.receive(timeout=5))
-        assert identify["op"] == 1 and identify["d"]["rpcVersion"] == 1
-        if self.password and identify["d"].get("authentication") != expected_auth(self.password, salt, challenge):
-            with self._cond:
-                self.auth_failures += 1
-                self._cond.notify_all()
-            ws.close(reason=4009, message="Authentication failed.")
-            return
-        self._send(ws, 2, {"negotiatedRpcVersion": 1})
-        with self._cond:
-            self.identified += 1
+            self.connections += 1
             self._cond.notify_all()
-        while True:
-            message = json.loads(ws.receive())
-            if message["op"] != 6:
-                continue
-            d = message["d"]
-            kind, data = d["requestType"], d.get("requestData") or {}
-            status: dict[str, Any] = {"result": True, "code": 100}
-            response: dict[str, Any] = {}
-            if kind == "SetCurrentProgramScene":
-                if data.get("sceneName") in self.scenes:
-                    self.program = data["sceneName"]
-                else:
-                    status = {"result": False, "code": 600,
-                              "comment": f"No source was found by the name of `{data.get('sceneName')}`."}
-            elif kind == "GetVersion":
-                response = {"obsVersion": "30.2.3", "obsWebSocketVersion": "5.5.4", "rpcVersion": 1}
+        try:
+            if self.stage == "hello":
+                ws.send("this is not JSON")
             else:
-                status = {"result": False, "code": 204, "comment": "Your request type is not valid."}
-            with self._cond:
-                self.requests.append((kind, data))
-                self._cond.notify_all()
-            self._send(ws, 7, {"requestType": kind, "requestId": d["requestId"], "requestStatus": status,
-                               "responseData": response})
+                ws.send(json.dumps({"op": 0, "d": {"obsWebSocketVersion": "5.5.4", "rpcVersion": 1}}))
+                json.loads(ws.receive(timeout=10))
+                ws.send(json.dumps({"op": 2, "d": {"negotiatedRpcVersion": 1}}))
+                while True:
+                    message = json.loads(ws.receive())
+                    with self._cond:
+                        self.requests.append(message["d"]["requestType"])
+                        self._cond.notify_all()
+                    ws.send(json.dumps({"d": {"requestId": message["d"]["requestId"]}}))  # no op
+            ws.receive(timeout=10)  # let the client close
+        except (simple_websocket.ConnectionClosed, TypeError, ValueError):
+            pass
+        raise ConnectionError("websocket finished")  # Werkzeug: the connection is done, no HTTP reply
 
 
 class Blackhole:
