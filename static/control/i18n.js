@@ -592,6 +592,11 @@ const ru = {
   "obs.auth_failed": "OBS не принял пароль. Сверьте password в obs.toml с паролем в OBS (Сервис → Настройки сервера WebSocket → Показать данные для подключения), затем «Перечитать obs.toml».",
   "obs.no_password": "OBS требует пароль, а в obs.toml его нет. Впишите password (OBS → Сервис → Настройки сервера WebSocket → Показать данные для подключения), затем «Перечитать obs.toml».",
   "obs.last_switch": "последняя сцена: «{scene}» в {time}",
+  // edges (read-only servers for the audience)
+  "err.not_synced": "Сервер-зеркало ещё не получил состояние игры",
+  "err.read_only_edge": "Это сервер-зеркало: изменения делаются на основном сервере",
+  "err.unknown_season": "Нет такого сезона",
+  "err.unknown_series": "Нет такой серии",
 };
 
 const uk = {
@@ -1184,6 +1189,11 @@ const uk = {
   "obs.auth_failed": "OBS не прийняв пароль. Звірте password в obs.toml з паролем в OBS (Інструменти → Налаштування сервера WebSocket → Показати дані для підключення), потім «Перечитати obs.toml».",
   "obs.no_password": "OBS вимагає пароль, а в obs.toml його немає. Впишіть password (OBS → Інструменти → Налаштування сервера WebSocket → Показати дані для підключення), потім «Перечитати obs.toml».",
   "obs.last_switch": "остання сцена: «{scene}» о {time}",
+  // edges (read-only servers for the audience)
+  "err.not_synced": "Сервер-дзеркало ще не отримав стан гри",
+  "err.read_only_edge": "Це сервер-дзеркало: зміни робляться на основному сервері",
+  "err.unknown_season": "Немає такого сезону",
+  "err.unknown_series": "Немає такої серії",
 };
 
 const en = {
@@ -1776,6 +1786,11 @@ const en = {
   "obs.auth_failed": "OBS refused the password. Compare password in obs.toml with OBS's (Tools → WebSocket Server Settings → Show Connect Info), then «Reload obs.toml».",
   "obs.no_password": "OBS asks for a password and obs.toml has none. Add password (OBS → Tools → WebSocket Server Settings → Show Connect Info), then «Reload obs.toml».",
   "obs.last_switch": "last scene: «{scene}» at {time}",
+  // edges (read-only servers for the audience)
+  "err.not_synced": "This edge has not read the game's state yet",
+  "err.read_only_edge": "This is a read-only edge: changes are made on the main server",
+  "err.unknown_season": "No such season",
+  "err.unknown_series": "No such series",
 };
 
 export const DICTS = { ru, uk, en };
