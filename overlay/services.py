@@ -20,6 +20,7 @@ class Services:
     followers: dict[str, str | None] = field(default_factory=dict)  # sid → followed game
     overlays: dict[str, dict] = field(default_factory=dict)  # sid → {graphic, page, since}
     osc: Any = None
+    media: Any = None  # overlay.media.Media: the picture library
     revoked_logins: set[str] = field(default_factory=set)  # logged-out panel sessions
     control_logins: dict[str, str] = field(default_factory=dict)  # /control sid → login it came with
 

@@ -75,6 +75,7 @@ class Sessions:
         self.lock = threading.RLock()
         self.games: dict[str, Live] = {}
         self.listeners: list[Listener] = []
+        self.media_url: Callable[[Any], str | None] = lambda value: None  # set by the app (overlay.media)
         self._load()
         # read on every broadcast and answer: kept here, written through by set_on_air
         self._on_air: str | None = store.get_setting("on_air")
@@ -102,7 +103,11 @@ class Sessions:
     def public(self, live: Live, now: int) -> dict:
         """The public view. A finished game that is no longer on air shows no question text or
         answer: the next holding of the game day plays the same questions (RULES.md §6)."""
-        return live.public(now, retired=live.game.status == "finished" and live.id != self.on_air)
+        view = live.public(now, retired=live.game.status == "finished" and live.id != self.on_air)
+        author = (view.get("round") or {}).get("author")
+        if author and author.get("photo"):
+            author["photo"] = self.media_url(author["photo"]) or author["photo"]
+        return view
 
     def summary(self) -> list[dict]:
         return [{"id": g.id, "rules": g.game.rules, "title": g.game.title, "status": g.game.status,
