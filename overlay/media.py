@@ -19,7 +19,6 @@ import os
 import re
 import tempfile
 import threading
-import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -139,27 +138,25 @@ def _raster(kind: str, raw: bytes) -> dict[str, Any]:
     from PIL import Image, ImageOps
 
     names = {"png": "PNG", "jpeg": "JPEG", "webp": "WEBP"}
+    # Our limit (below), checked as soon as the header is read, replaces Pillow's: it says the size.
+    Image.MAX_IMAGE_PIXELS = None
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            im = Image.open(io.BytesIO(raw), formats=[names[kind]])  # reads the header only
-            width, height = im.size
-            if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE:
-                raise _status(MediaRefused(
-                    "bad_media", f"The picture is {width} × {height} pixels; the library takes up to "
-                                 f"{MAX_PIXELS // 1_000_000} megapixels and {MAX_SIDE} pixels a side. Scale it down first."))
-            im.load()  # the whole decode: a truncated or corrupt file fails here, not on air
-            thumb = ImageOps.exif_transpose(im)
-            width, height = thumb.size
-            thumb.thumbnail((THUMB, THUMB))
-            out = io.BytesIO()
-            if thumb.mode not in ("RGB", "RGBA"):
-                thumb = thumb.convert("RGBA")
-            thumb.save(out, "WEBP", quality=80)
+        im = Image.open(io.BytesIO(raw), formats=[names[kind]])  # reads the header only
+        width, height = im.size
+        if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE:
+            raise _status(MediaRefused(
+                "bad_media", f"The picture is {width} × {height} pixels; the library takes up to "
+                             f"{MAX_PIXELS // 1_000_000} megapixels and {MAX_SIDE} pixels a side. Scale it down first."))
+        im.load()  # the whole decode: a truncated or corrupt file fails here, not on air
+        thumb = ImageOps.exif_transpose(im)
+        width, height = thumb.size
+        thumb.thumbnail((THUMB, THUMB))
+        out = io.BytesIO()
+        if thumb.mode not in ("RGB", "RGBA"):
+            thumb = thumb.convert("RGBA")
+        thumb.save(out, "WEBP", quality=80)
     except MediaRefused:
         raise
-    except (Image.DecompressionBombWarning, Image.DecompressionBombError):
-        raise _status(MediaRefused("bad_media", f"The picture has too many pixels; the library takes up to {MAX_PIXELS // 1_000_000} megapixels.")) from None
     except Exception as exc:  # Pillow raises many types for broken files
         raise _status(MediaRefused("bad_media", f"The file starts like a {kind.upper()} picture but cannot be read ({exc.__class__.__name__}: {str(exc)[:120]}); it may be cut short or damaged.")) from None
     return {"kind": kind, "data": raw, "width": width, "height": height, "thumb": out.getvalue()}

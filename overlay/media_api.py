@@ -51,7 +51,7 @@ def upload() -> Any:
 @operator_required
 def get_media(media_id: str) -> Any:
     rec = library().get(media_id)
-    return jsonify(rec, used_by=library().used_by(media_id))
+    return jsonify({**rec, "used_by": library().used_by(media_id)})
 
 
 @bp.put("/<media_id>")
