@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from . import showgfx
 from .rules import InputError
 from .session import Change, Sessions
 
@@ -13,6 +14,7 @@ GRAPHICS = (
     "scoreboard", "timer", "table", "question", "blitz", "lower-third", "result", "full",
     "central-table", "club-tables", "draw", "game-rating", "best-player",
     "season-rating", "final-teams", "series",
+    "bug", "ticker", "slate", "credits",  # show graphics (overlay/showgfx.py checks their data)
 )
 MAX_DATA_BYTES = 8_000
 MAX_DATA_DEPTH = 8  # lists and objects inside `data`; Socket.IO walks it recursively
@@ -63,6 +65,7 @@ class Graphics:
             shown = {k: v for k, v in self.shown.items() if k != name}
             hidden = [h for h in self.hidden if h != name]
             if action == "show":
+                data = showgfx.check(name, data, now)
                 duration = data.get("duration_ms")
                 shown[name] = {"data": data, "shown_at": now,
                                "expires_at": now + duration if duration else None}

@@ -67,6 +67,13 @@ const STRINGS = {
     col_central: "За ЦС",
     col_points: "Очки",
     team: "Команда",
+    // show graphics (bug, ticker, slate, credits)
+    slate_break: "Перерыв",
+    slate_soon: "Скоро начнём",
+    slate_starts_in: "Начнём через",
+    slate_elapsed: "Перерыв идёт",
+    ticker_title: "Новости клуба",
+    credits_title: "Над игрой работали",
   },
   uk: {
     experts: "Знавці",
@@ -133,6 +140,13 @@ const STRINGS = {
     col_central: "За ЦС",
     col_points: "Бали",
     team: "Команда",
+    // show graphics (bug, ticker, slate, credits)
+    slate_break: "Перерва",
+    slate_soon: "Незабаром почнемо",
+    slate_starts_in: "Почнемо за",
+    slate_elapsed: "Перерва триває",
+    ticker_title: "Новини клубу",
+    credits_title: "Над грою працювали",
   },
   en: {
     experts: "Experts",
@@ -199,6 +213,13 @@ const STRINGS = {
     col_central: "At CT",
     col_points: "Points",
     team: "Team",
+    // show graphics (bug, ticker, slate, credits)
+    slate_break: "Break",
+    slate_soon: "Starting soon",
+    slate_starts_in: "Starting in",
+    slate_elapsed: "Break time",
+    ticker_title: "Club news",
+    credits_title: "Made by",
   },
 };
 
