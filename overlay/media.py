@@ -185,6 +185,19 @@ class Media:
         for row in self.store.query("SELECT n, hash, ext, type, width, height, bytes, name, thumb, created_at, updated_at FROM media"):
             rec = self._record(row)
             self._rows[rec["id"]] = rec
+        self._sweep()
+
+    def _sweep(self) -> None:
+        """At start: drop what a crash left between the write and the commit — temp files, and
+        content files no record names (the record is committed only after its file is in place)."""
+        keep = {r["url"].rsplit("/", 1)[1] for r in self._rows.values()}
+        keep |= {r["thumb"].rsplit("/", 1)[1] for r in self._rows.values()}
+        for p in self.folder.iterdir():
+            if p.name.startswith(".upload-") or (FILE_NAME.fullmatch(p.name) and p.name not in keep):
+                try:
+                    p.unlink()
+                except OSError:
+                    pass
 
     # reading ---------------------------------------------------------------------------------
 

@@ -227,3 +227,15 @@ def test_nothing_half_written_on_a_full_disk(tmp_path: Path):
         assert client.get("/api/media", headers=auth).get_json()["media"] == []
         r = client.post("/api/media", data={"file": (io.BytesIO(png()), "small.png")}, headers=auth)
         assert r.status_code == 201  # the library works again once there is room
+
+
+def test_the_library_survives_a_crash_and_sweeps_what_a_crash_left(server: Server):
+    rec = upload(server, png("maroon")).json()
+    folder = server.data / "media"
+    (folder / ".upload-abc.tmp").write_bytes(b"half a picture")   # killed mid-write
+    (folder / ("f" * 32 + ".png")).write_bytes(png("lime"))      # killed after the rename, before the commit
+    server.kill()
+    server.start()
+    assert [m["id"] for m in listing(server)] == [rec["id"]]
+    assert server.http.get(server.url + rec["url"]).status_code == 200
+    assert files(server) == sorted([rec["url"].rsplit("/", 1)[1], rec["thumb"].rsplit("/", 1)[1]])
