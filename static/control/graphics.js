@@ -5,6 +5,7 @@
 import { t, onLangChange } from "./i18n.js";
 import { pageConfig, h, api, apiData, notice, noticeRefusal, wireLanguage, dropPointerFocus, fmtTime } from "./common.js";
 import { ControlConnection } from "./connection.js";
+import { mountShowDesk } from "./showdesk.js";
 
 const cfg = pageConfig();
 wireLanguage(cfg.lang);
@@ -202,5 +203,6 @@ conn.on("graphics", (payload) => renderOnAir(payload));
 renderPresets();
 renderPreviews();
 loadOverlays();
+mountShowDesk(graphic);  // slate, ticker, credits, bug (static/control/showdesk.js)
 setInterval(() => { if (!document.hidden) loadOverlays(); }, OVERLAYS_POLL_MS);
 onLangChange(() => { renderPresets(); renderOnAir(); renderPreviews(); loadOverlays(); });

@@ -120,3 +120,58 @@ def test_hostile_files_are_refused_in_words_and_change_nothing(panel: MediaPage,
     assert panel_server.api("GET", "/api/media")["media"] == listing
     assert files(panel_server) == on_disk
     assert page.locator(".media-card").count() == len(listing) or (not listing and page.locator(".media-empty").count() == 1)
+
+
+class DeskPage(PanelPage):
+    home = "/control/graphics"
+
+
+def test_the_desk_takes_the_show_graphics_to_air(context: BrowserContext, panel_server: Server):
+    desk = DeskPage(context.new_page(), panel_server).open()
+    page = desk.page
+    on_air = lambda: panel_server.api("GET", "/api/graphics")["graphics"]  # noqa: E731
+
+    page.select_option("#slate-form [name=kind]", "break")
+    page.select_option("#slate-form [name=clock]", "countdown")
+    page.fill("#slate-form [name=clock_value]", "5")
+    page.click('[data-action="slate-take"]')
+    expect(page.locator('.notice[data-code="ok"]').first).to_be_visible()
+    slate = on_air()["slate"]
+    assert slate["data"]["kind"] == "break" and slate["data"]["ends_at"] - slate["shown_at"] == 300_000
+
+    page.click("summary:has-text('ticker')")
+    page.fill("#ticker-form [name=items]", "Первая новость\n\nВторая новость\n")
+    page.click('[data-action="ticker-take"]')
+    deadline = time.monotonic() + 10
+    while "ticker" not in on_air() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert on_air()["ticker"]["data"]["items"] == ["Первая новость", "Вторая новость"]
+
+    page.click("summary:has-text('credits')")
+    page.fill("#credits-form [name=names]", "Ведущий — Борис Крюк\nКлуб «Сова»")
+    page.click('[data-action="credits-take"]')
+    deadline = time.monotonic() + 10
+    while "credits" not in on_air() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert on_air()["credits"]["data"]["names"] == [{"role": "Ведущий", "name": "Борис Крюк"}, "Клуб «Сова»"]
+
+    pic = panel_server.http.post(panel_server.url + "/api/media", files={"file": ("club.png", logo("#0f766e", "CLUB"))},
+                                 timeout=30).json()
+    page.click("summary:has-text('bug')")
+    expect(page.locator(f'#bug-form [name=media] option[value="{pic["id"]}"]')).to_have_count(1)
+    page.select_option("#bug-form [name=media]", pic["id"])
+    page.select_option("#bug-form [name=corner]", "bottom-left")
+    page.click('[data-action="bug-take"]')
+    deadline = time.monotonic() + 10
+    while "bug" not in on_air() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert on_air()["bug"]["data"] == {"media": pic["id"], "corner": "bottom-left"}
+    assert on_air()["bug"]["media"] == {pic["id"]: pic["url"]}
+
+    for name in ("slate", "ticker", "credits", "bug"):
+        page.click(f'[data-action="{name}-out"]')
+    deadline = time.monotonic() + 10
+    while set(on_air()) & {"slate", "ticker", "credits", "bug"} and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not set(on_air()) & {"slate", "ticker", "credits", "bug"}
+    assert desk.errors == []
