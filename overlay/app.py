@@ -50,8 +50,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     svc = Services(store, sessions, Graphics(sessions),
                    revoked_logins=set(store.get_setting("revoked_logins", [])))
     app.extensions["chgk"] = svc
-    from .media import Media, games_using
-    svc.media = Media(store, Path(app.config["DATA"]) / "media", clock=now_ms)
+    from .media import Media, games_using, off_loop
+    svc.media = Media(store, Path(app.config["DATA"]) / "media", clock=now_ms, offload=off_loop(app.config["ASYNC_MODE"]))
     svc.graphics.media = svc.media  # shown graphics carry their pictures' URLs
     sessions.media_url = svc.media.url  # a person's `photo` may name a picture
     svc.media.users += [svc.graphics.using, lambda m: games_using(sessions, m)]
