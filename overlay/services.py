@@ -26,7 +26,7 @@ class Services:
 
     def operator_state(self, live: Live) -> dict:
         now = self.sessions.clock()
-        state = live.operator(now)
+        state = self.sessions.with_photos(live.operator(now))
         state["undo"] = self.sessions.undo_preview(live)
         state["moves"] = allowed_moves(live.game, now)
         return state

@@ -103,7 +103,10 @@ class Sessions:
     def public(self, live: Live, now: int) -> dict:
         """The public view. A finished game that is no longer on air shows no question text or
         answer: the next holding of the game day plays the same questions (RULES.md §6)."""
-        view = live.public(now, retired=live.game.status == "finished" and live.id != self.on_air)
+        return self.with_photos(live.public(now, retired=live.game.status == "finished" and live.id != self.on_air))
+
+    def with_photos(self, view: dict) -> dict:
+        """The round author's `photo`, when it names a picture of the media library, as its URL."""
         author = (view.get("round") or {}).get("author")
         if author and author.get("photo"):
             author["photo"] = self.media_url(author["photo"]) or author["photo"]

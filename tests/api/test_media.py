@@ -182,6 +182,7 @@ def test_an_author_photo_may_name_a_picture(srv: Server):
     srv.play(game, "spin", landed=1)
     public = srv.api("GET", f"/api/games/{game}/public")
     assert public["round"]["author"]["photo"] == rec["url"]
+    assert srv.state(game)["round"]["author"]["photo"] == rec["url"]  # the panel's view too
     r = srv.http.delete(srv.url + f"/api/media/{rec['id']}")
     assert r.status_code == 409 and any("Фото" in u and "Иван Петров" in u for u in r.json()["used_by"])
     new = upload(srv, png("navy"), method="PUT", path=f"/api/media/{rec['id']}").json()

@@ -346,3 +346,23 @@ def test_strap_second_style_has_two_lines_and_a_photo(srv: Server, overlay: Tab,
     take(srv, "lower-third", title="Ведущий", subtitle="Борис Крюк")
     wait_js(page, "() => !document.querySelector('[data-part=lower-third]').classList.contains('style-photo')", timeout_ms=5000)
     out(srv, "lower-third")
+
+
+# --- a library picture as a question author's photo -----------------------------------------------
+
+def test_an_author_photo_from_the_library_follows_a_re_upload(srv: Server, overlay: Tab):
+    pic = upload(srv, portrait(), "viewer.jpg")
+    q = {"text": "Этот прибор сначала называли термоскопом. Как мы называем его сегодня?", "answer": "Термометр",
+         "author": {"name": "Иван Петров", "city": "Харьков", "photo": pic["id"]}}
+    game = srv.create({"rules": "tv", "title": "Фото из медиатеки",
+                       "sectors": [{"number": 1, "kind": "regular", "questions": [q]}]}, on_air=True)
+    srv.play(game, "spin", landed=1)
+    page = overlay.open(f"{srv.url}/overlays/question?game={game}")
+    loaded = ("url => { const i = document.querySelector('[data-part=question] [data-ref=photo]');"
+              " return i.getAttribute('src') === url && i.complete && i.naturalWidth > 0; }")
+    wait_js(page, loaded, pic["url"], 10_000)
+    im = Image.new("RGB", (300, 300), "#2f5d3a")
+    buf = io.BytesIO()
+    im.save(buf, "JPEG")
+    new = upload(srv, buf.getvalue(), "viewer-2.jpg", media_id=pic["id"])
+    wait_js(page, loaded, new["url"], 10_000)
