@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import io
+import json
 import os
 import re
 import tempfile
@@ -283,6 +284,7 @@ class Media:
                         (h, ext, info["kind"], info["width"], info["height"], len(info["data"]),
                          _label(name), int(info["thumb"] is not None), now, now))
                     n = cur.lastrowid
+                    _journal(db, now, {"action": "add", "media": f"m{n}", "hash": h, "name": _label(name)})
             except Exception:
                 self._collect(h, ext)
                 raise
@@ -305,6 +307,7 @@ class Media:
                                " updated_at=? WHERE n=?",
                                (h, ext, info["kind"], info["width"], info["height"], len(info["data"]), label,
                                 int(info["thumb"] is not None), now, int(media_id[1:])))
+                    _journal(db, now, {"action": "replace", "media": media_id, "hash": h, "name": label})
             except Exception:
                 if h != old["hash"]:
                     self._collect(h, ext)
@@ -326,6 +329,7 @@ class Media:
         with self.lock:
             with self.store.transaction() as db:
                 db.execute("DELETE FROM media WHERE n=?", (int(media_id[1:]),))
+                _journal(db, self.clock(), {"action": "delete", "media": media_id, "hash": rec["hash"]})
             self._rows.pop(media_id, None)
             self._collect(rec["hash"], rec["url"].rsplit(".", 1)[1])
 
@@ -362,6 +366,12 @@ class Media:
                 p.unlink(missing_ok=True)
             except OSError:
                 pass  # a leftover file is harmless: its name is its content
+
+
+def _journal(db: Any, at: int, body: dict) -> None:
+    """What operators did to the library, in the journal beside the games' commands."""
+    db.execute("INSERT INTO journal (game_id, at, kind, body, rev) VALUES (NULL, ?, 'media', ?, NULL)",
+               (at, json.dumps(body, ensure_ascii=False)))
 
 
 def _atomic_write(target: Path, data: bytes) -> None:

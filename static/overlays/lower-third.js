@@ -15,6 +15,7 @@ export default function create(root, ctx) {
   const title = el.querySelector('[data-ref="title"]');
   const subtitle = el.querySelector('[data-ref="subtitle"]');
   const photo = el.querySelector('[data-ref="photo"]');
+  photo.addEventListener("load", () => photo.classList.add("loaded"));
   let currentKey = null;
   let outTimer = 0;
   let swapTimer = 0;
@@ -22,8 +23,11 @@ export default function create(root, ctx) {
   function fill(data, entry) {
     const photoUrl = data.style === "photo" ? mediaUrl(entry, data.photo) : null;
     el.classList.toggle("style-photo", data.style === "photo");
-    if (photoUrl) photo.src = photoUrl;
-    else photo.removeAttribute("src");
+    if (photoUrl !== photo.getAttribute("src")) {
+      photo.classList.remove("loaded"); // shown once decoded: never an empty frame or a stale face
+      if (photoUrl) photo.src = photoUrl;
+      else photo.removeAttribute("src");
+    }
     setText(title, data.title || data.text || "");
     setText(subtitle, data.subtitle || "");
     for (const k of KINDS) el.classList.remove(`kind-${k}`);

@@ -206,6 +206,9 @@ def test_registered_users_of_a_picture_block_its_delete(tmp_path: Path):
     finally:
         media._users.remove(fn)
     assert client.delete(f"/api/media/{rec['id']}", headers=auth).status_code == 200
+    # what operators did to the library is in the journal, like every other change
+    done = [(j["kind"], j["body"]["action"]) for j in app.extensions["chgk"].store.journal()]
+    assert done[:2] == [("media", "delete"), ("media", "add")]
 
 
 def test_nothing_half_written_on_a_full_disk(tmp_path: Path):
