@@ -16,6 +16,7 @@ import errno
 import hashlib
 import io
 import json
+import logging
 import os
 import re
 import tempfile
@@ -27,6 +28,7 @@ from typing import Any
 from .rules import InputError
 from .store import Store
 
+log = logging.getLogger("chgk_overlay.media")
 MAX_BYTES = 10 * 1024 * 1024
 MAX_PIXELS = 40_000_000       # a 40-megapixel camera photo; checked from the header, before decoding
 MAX_SIDE = 12_000
@@ -258,7 +260,11 @@ class Media:
     def used_by(self, media_id: str) -> list[str]:
         out: list[str] = []
         for fn in [*self.users, *_users]:
-            out += fn(media_id)
+            try:
+                out += fn(media_id)
+            except Exception as exc:  # a check that fails must not let a used picture go
+                log.exception("media: a used-by check failed for %s", media_id)
+                out.append(f"(a check of what uses it failed: {exc.__class__.__name__}; try again)")
         return out
 
     def file(self, name: str) -> tuple[Path, str] | None:
