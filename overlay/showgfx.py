@@ -67,6 +67,7 @@ def slate(data: dict, now: int) -> dict:
         raise _fail(f"'kind' must be one of {', '.join(SLATE_KINDS)}.")
     for key in ("title", "subtitle", "kicker", "clock_label"):
         _text(data, key)
+    _picture(data, "background", required=False)
     _int(data, "countdown_ms", 1000, DAY, "milliseconds")
     _int(data, "limit_ms", 1000, DAY, "milliseconds")
     until = data.get("until")

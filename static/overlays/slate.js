@@ -1,12 +1,13 @@
 // Slate: a full-screen card, shown while `graphics` has "slate" on air with data
-// {kind?: break|soon|round|text, title?, subtitle?, kicker?, clock_label?} and at most one clock,
+// {kind?: break|soon|round|text, title?, subtitle?, kicker?, clock_label?, background? (a media id
+// or URL)} and at most one clock,
 // which the server has put in server time when the slate was taken: `ends_at` (a countdown to a
 // time of day or for a duration) or `starts_at` with `limit_ms` (a count-up that stops at the
 // limit). The clock counts on the shared server clock, like the timer: every screen shows the
 // same second, and a reconnect loses nothing.
 
 import { part, setText, show } from "../lib/dom.js";
-import { expiry, onAirEntry } from "../lib/cue.js";
+import { expiry, mediaUrl, onAirEntry } from "../lib/cue.js";
 
 const NAME = "slate";
 const TITLES = { break: "slate_break", soon: "slate_soon" };
@@ -25,6 +26,8 @@ export default function create(root, ctx) {
   const { clock, t } = ctx;
   const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
   const f = { kicker: ref("kicker"), title: ref("title"), subtitle: ref("subtitle"), label: ref("clock-label"), time: ref("time") };
+  const bg = el.querySelector('[data-ref="bg"]');
+  bg.addEventListener("load", () => bg.classList.add("loaded"));
   let data = null;
   let raf = 0;
   let outTimer = 0;
@@ -51,8 +54,14 @@ export default function create(root, ctx) {
     if (!done) raf = requestAnimationFrame(tick);
   }
 
-  function fill(d) {
+  function fill(d, entry) {
     data = d;
+    const bgUrl = mediaUrl(entry, d.background);
+    if (bgUrl !== bg.getAttribute("src")) {
+      bg.classList.remove("loaded");
+      if (bgUrl) bg.src = bgUrl;
+      else bg.removeAttribute("src");
+    }
     const kind = TITLES[d.kind] ? d.kind : null;
     setText(f.kicker, d.kicker || "");
     setText(f.title, d.title || (kind ? t(TITLES[kind]) : ""));
@@ -84,7 +93,7 @@ export default function create(root, ctx) {
         takeOut();
         return;
       }
-      fill(entry.data || {});
+      fill(entry.data || {}, entry);
       show(el, true);
       clearTimeout(outTimer);
       const ends = expiry(entry);

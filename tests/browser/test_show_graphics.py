@@ -252,10 +252,13 @@ def test_slate_counts_down_on_server_time_and_a_reload_shows_the_same_second(srv
 
 def test_slate_count_up_stops_at_its_limit(srv: Server, overlay: Tab):
     page = overlay.open(f"{srv.url}/overlays/slate?lang=uk")
-    payload = take(srv, "slate", kind="break", count_up=True, limit_ms=2000)
+    bg = upload(srv, portrait(), "hall.jpg")
+    payload = take(srv, "slate", kind="break", count_up=True, limit_ms=2000, background=bg["id"])
     assert payload["graphics"]["slate"]["data"]["starts_at"] == payload["graphics"]["slate"]["shown_at"]
     wait_on_air(page, "slate", timeout_ms=5000)
     assert page.eval_on_selector(".sl-title", "el => el.textContent") == "Перерва"
+    wait_js(page, "url => { const i = document.querySelector('.sl-bg'); return i.getAttribute('src') === url"
+                  " && i.classList.contains('loaded') && i.naturalWidth > 0; }", bg["url"], 10_000)
     wait_js(page, "() => document.querySelector('[data-part=slate]').classList.contains('at-end')", timeout_ms=10_000)
     assert time_text(page) == "0:02"
     page.wait_for_timeout(1200)
