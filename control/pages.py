@@ -19,7 +19,7 @@ from .csrf import csrf_token
 # page name → its template (templates/control/<x>.html) and module (static/control/<x>.js);
 # the names are also the endpoints (`control.<name>`)
 PAGES = {"panel": "live", "club": "club", "setup": "setup", "graphics": "graphics", "osc": "osc",
-         "packs": "packs"}
+         "packs": "packs", "media": "media"}
 LANGS = ("ru", "uk", "en")
 # The same press again within this long is the same intent (a bounce, a double click): it goes
 # with its first press's rev, so the server answers 409 (static/control/connection.js).
@@ -82,6 +82,11 @@ def osc() -> Any:
 @bp.get("/packs")
 def packs() -> Any:
     return _render("packs")
+
+
+@bp.get("/media")
+def media() -> Any:
+    return _render("media")
 
 
 @bp.after_request

@@ -50,6 +50,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     svc = Services(store, sessions, Graphics(sessions),
                    revoked_logins=set(store.get_setting("revoked_logins", [])))
     app.extensions["chgk"] = svc
+    from .media import Media, games_using, off_loop
+    svc.media = Media(store, Path(app.config["DATA"]) / "media", clock=now_ms, offload=off_loop(app.config["ASYNC_MODE"]))
+    svc.graphics.media = svc.media  # shown graphics carry their pictures' URLs
+    sessions.media_url = svc.media.url  # a person's `photo` may name a picture
+    svc.media.users += [svc.graphics.using, lambda m: games_using(sessions, m)]
 
     from control import bp as control_bp
 
@@ -64,6 +69,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from . import proxy
     proxy.install(app)  # X-Forwarded-* from configured proxies only, Secure cookies over HTTPS, HSTS
     sessions.subscribe(lambda change: hub.broadcast(svc, change))
+    svc.media.listeners.append(lambda media_id: hub.media_replaced(svc, media_id))
 
     from .osc import api as osc_api, build_bridge
     svc.osc = build_bridge(app, svc)  # OSC cues out, commands in (overlay/osc/)
@@ -74,6 +80,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from .packs import api as packs_api
     packs_api.register(app)  # question packs: /api/packs, import and envelope filling
+    from . import media_api
+    media_api.register(app)  # the media library: /api/media, /media/<hash>.<ext>
     from .obs import api as obs_api
     obs_api.register(app)  # OBS control over obs-websocket (obs.toml) and /api/obs
     from . import live, themes

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from . import showgfx
 from .rules import InputError
 from .session import Change, Sessions
 
@@ -13,6 +14,7 @@ GRAPHICS = (
     "scoreboard", "timer", "table", "question", "blitz", "lower-third", "result", "full",
     "central-table", "club-tables", "draw", "game-rating", "best-player",
     "season-rating", "final-teams", "series",
+    "bug", "ticker", "slate", "credits",  # show graphics (overlay/showgfx.py checks their data)
 )
 MAX_DATA_BYTES = 8_000
 MAX_DATA_DEPTH = 8  # lists and objects inside `data`; Socket.IO walks it recursively
@@ -27,10 +29,34 @@ class Graphics:
         self.seq: int = saved.get("seq", 0)
         self.shown: dict[str, dict] = saved.get("shown", {})
         self.hidden: list[str] = saved.get("hidden", [])
+        self.media: Any = None  # overlay.media.Media, set by the app
 
     def payload(self) -> dict[str, Any]:
-        return {"seq": self.seq, "graphics": {k: dict(v) for k, v in self.shown.items()},
+        # Each shown graphic carries `media`: {media id: URL} for the pictures its data names, so
+        # a re-uploaded picture reaches the overlays as a new URL.
+        resolve = self.media.resolve if self.media else (lambda data: {})
+        return {"seq": self.seq, "graphics": {k: dict(v, media=resolve(v.get("data"))) for k, v in self.shown.items()},
                 "hidden": list(self.hidden), "server_now": self.sessions.clock()}
+
+    def using(self, media_id: str) -> list[str]:
+        """The shown graphics whose data names the picture (for the library's "used by")."""
+        if not self.media:
+            return []
+        return [f"графика «{name}» в эфире" for name, v in self.shown.items()
+                if media_id in self.media.resolve(v.get("data"))]
+
+    def refresh(self, media_id: str) -> None:
+        """A picture got new content: send the graphics again if one that is shown names it."""
+        with self.sessions.lock:
+            if not self.using(media_id):
+                return
+            now = self.sessions.clock()
+            seq = self.seq + 1
+            self.sessions.store.set_setting("graphics", {"seq": seq, "shown": self.shown, "hidden": self.hidden},
+                                            at=now, journal_kind="graphics",
+                                            journal_body={"action": "media", "media": media_id, "source": "media"})
+            self.seq = seq
+            self.sessions._notify(Change("graphics", None, seq, [], source="media"))
 
     def apply(self, body: Any, source: str = "api") -> dict[str, Any]:
         action, name, data = _parse(body)
@@ -39,6 +65,7 @@ class Graphics:
             shown = {k: v for k, v in self.shown.items() if k != name}
             hidden = [h for h in self.hidden if h != name]
             if action == "show":
+                data = showgfx.check(name, data, now)
                 duration = data.get("duration_ms")
                 shown[name] = {"data": data, "shown_at": now,
                                "expires_at": now + duration if duration else None}

@@ -190,6 +190,15 @@ def broadcast(svc: Services, change: Change) -> None:
         socketio.emit("state", operator, namespace=CONTROL, to=room)
 
 
+def media_replaced(svc: Services, media_id: str) -> None:
+    """A picture got new content (a new URL): the graphics and games that show it are sent again."""
+    svc.graphics.refresh(media_id)
+    for live in list(svc.sessions.games.values()):
+        if any((q.get("author") or {}).get("photo") == media_id
+               for s in live.game.sectors for q in s.questions):
+            broadcast(svc, Change("media", live.id, live.rev, []))
+
+
 def reload_overlay(sid: str) -> bool:
     if sid not in services().overlays:
         return False

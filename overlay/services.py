@@ -21,12 +21,13 @@ class Services:
     overlays: dict[str, dict] = field(default_factory=dict)  # sid → {graphic, page, since}
     osc: Any = None
     relay: Any = None  # overlay/relay.py, with --redis
+    media: Any = None  # overlay.media.Media: the picture library
     revoked_logins: set[str] = field(default_factory=set)  # logged-out panel sessions
     control_logins: dict[str, str] = field(default_factory=dict)  # /control sid → login it came with
 
     def operator_state(self, live: Live) -> dict:
         now = self.sessions.clock()
-        state = live.operator(now)
+        state = self.sessions.with_photos(live.operator(now))
         state["undo"] = self.sessions.undo_preview(live)
         state["moves"] = allowed_moves(live.game, now)
         return state

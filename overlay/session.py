@@ -78,6 +78,7 @@ class Sessions:
         self.lock = threading.RLock()
         self.games: dict[str, Live] = {}
         self.listeners: list[Listener] = []
+        self.media_url: Callable[[Any], str | None] = lambda value: None  # set by the app (overlay.media)
         self._load()
         # read on every broadcast and answer: kept here, written through by set_on_air
         self._on_air: str | None = store.get_setting("on_air")
@@ -110,8 +111,15 @@ class Sessions:
     def public(self, live: Live, now: int) -> dict:
         """The public view. A finished game that is no longer on air shows no question text or
         answer: the next holding of the game day plays the same questions (RULES.md §6)."""
-        view = live.public(now, retired=live.game.status == "finished" and live.id != self.on_air)
+        view = self.with_photos(live.public(now, retired=live.game.status == "finished" and live.id != self.on_air))
         view["epoch"] = self.epoch
+        return view
+
+    def with_photos(self, view: dict) -> dict:
+        """The round author's `photo`, when it names a picture of the media library, as its URL."""
+        author = (view.get("round") or {}).get("author")
+        if author and author.get("photo"):
+            author["photo"] = self.media_url(author["photo"]) or author["photo"]
         return view
 
     def summary(self) -> list[dict]:

@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS journal (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game_id TEXT,
     at INTEGER NOT NULL,
-    kind TEXT NOT NULL,        -- command | undo | time_up | graphics | on_air | create
+    kind TEXT NOT NULL,        -- command | undo | time_up | graphics | on_air | create | media
     body TEXT NOT NULL,
     rev INTEGER
 );

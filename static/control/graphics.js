@@ -6,6 +6,7 @@
 import { t, onLangChange } from "./i18n.js";
 import { pageConfig, h, api, apiData, notice, noticeRefusal, wireLanguage, dropPointerFocus, fmtTime } from "./common.js";
 import { ControlConnection } from "./connection.js";
+import { mountShowDesk } from "./showdesk.js";
 
 const cfg = pageConfig();
 wireLanguage(cfg.lang);
@@ -303,6 +304,7 @@ conn.on("graphics", (payload) => renderOnAir(payload));
 renderPresets();
 renderPreviews();
 loadOverlays();
+mountShowDesk(graphic);  // slate, ticker, credits, bug (static/control/showdesk.js)
 loadObs();
 setInterval(() => { if (!document.hidden) { loadOverlays(); loadObs(); } }, OVERLAYS_POLL_MS);
 onLangChange(() => { renderPresets(); renderOnAir(); renderPreviews(); loadOverlays(); renderObs(); renderFitWarning(); });

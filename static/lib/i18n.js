@@ -74,6 +74,13 @@ const STRINGS = {
     live_question: "Вопрос",
     live_table: "Игровой стол",
     live_game_over: "Игра окончена",
+    // show graphics (bug, ticker, slate, credits)
+    slate_break: "Перерыв",
+    slate_soon: "Скоро начнём",
+    slate_starts_in: "Начнём через",
+    slate_elapsed: "Перерыв идёт",
+    ticker_title: "Новости клуба",
+    credits_title: "Над игрой работали",
   },
   uk: {
     experts: "Знавці",
@@ -147,6 +154,13 @@ const STRINGS = {
     live_question: "Запитання",
     live_table: "Ігровий стіл",
     live_game_over: "Гру закінчено",
+    // show graphics (bug, ticker, slate, credits)
+    slate_break: "Перерва",
+    slate_soon: "Незабаром почнемо",
+    slate_starts_in: "Почнемо за",
+    slate_elapsed: "Перерва триває",
+    ticker_title: "Новини клубу",
+    credits_title: "Над грою працювали",
   },
   en: {
     experts: "Experts",
@@ -220,6 +234,13 @@ const STRINGS = {
     live_question: "Question",
     live_table: "Game table",
     live_game_over: "Game over",
+    // show graphics (bug, ticker, slate, credits)
+    slate_break: "Break",
+    slate_soon: "Starting soon",
+    slate_starts_in: "Starting in",
+    slate_elapsed: "Break time",
+    ticker_title: "Club news",
+    credits_title: "Made by",
   },
 };
 

@@ -1,8 +1,10 @@
 // Lower-third: not game state but a cue — shown while `graphics` has "lower-third" on air with
 // data {title, subtitle?, kind?, duration_ms?}; goes out by itself at `expires_at` (or
 // shown_at + duration_ms) in server time, even if the server's own expiry message is late.
+// `style: "photo"` (with `photo`: a media id or URL) is the second style: two lines and a photo.
 
 import { fitLines, part, setText, show } from "../lib/dom.js";
+import { mediaUrl } from "../lib/cue.js";
 
 const NAME = "lower-third";
 const KINDS = new Set(["player", "host", "sponsor", "captain", "text"]);
@@ -12,6 +14,8 @@ export default function create(root, ctx) {
   const { clock } = ctx;
   const title = el.querySelector('[data-ref="title"]');
   const subtitle = el.querySelector('[data-ref="subtitle"]');
+  const photo = el.querySelector('[data-ref="photo"]');
+  photo.addEventListener("load", () => photo.classList.add("loaded"));
   let currentKey = null;
   let outTimer = 0;
   let swapTimer = 0;
@@ -23,7 +27,14 @@ export default function create(root, ctx) {
     if (subtitle.textContent) fitLines(subtitle, 32, 28, 2);
   }
 
-  function fill(data) {
+  function fill(data, entry) {
+    const photoUrl = data.style === "photo" ? mediaUrl(entry, data.photo) : null;
+    el.classList.toggle("style-photo", data.style === "photo");
+    if (photoUrl !== photo.getAttribute("src")) {
+      photo.classList.remove("loaded"); // shown once decoded: never an empty frame or a stale face
+      if (photoUrl) photo.src = photoUrl;
+      else photo.removeAttribute("src");
+    }
     setText(title, data.title || data.text || "");
     setText(subtitle, data.subtitle || "");
     for (const k of KINDS) el.classList.remove(`kind-${k}`);
@@ -56,7 +67,7 @@ export default function create(root, ctx) {
         takeOut();
         return;
       }
-      const key = JSON.stringify([entry.data, entry.shown_at]);
+      const key = JSON.stringify([entry.data, entry.shown_at, entry.media]);
       if (key === currentKey) return;
       const wasIn = currentKey !== null;
       currentKey = key;
@@ -66,11 +77,11 @@ export default function create(root, ctx) {
         // A new strap over an old one: take the old one out first, then bring the new one in.
         show(el, false);
         swapTimer = setTimeout(() => {
-          fill(entry.data || {});
+          fill(entry.data || {}, entry);
           show(el, true);
         }, 420);
       } else {
-        fill(entry.data || {});
+        fill(entry.data || {}, entry);
         show(el, true);
       }
       if (ends != null) outTimer = setTimeout(takeOut, Math.max(0, ends - clock.now()));

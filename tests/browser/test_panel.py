@@ -474,7 +474,7 @@ def test_graphics_desk_takes_and_clears_and_reloads_overlays(panel_server: Serve
     # the other graphics the server has load on demand; those it lacks are named, not framed
     graphics = ["scoreboard", "timer", "table", "question", "blitz", "lower-third", "result", "full",
                 "central-table", "club-tables", "draw", "game-rating", "best-player",
-                "season-rating", "final-teams", "series"]
+                "season-rating", "final-teams", "series", "bug", "ticker", "slate", "credits"]
     have = [g for g in graphics if (ROOT / "templates/overlays" / f"{g}.html").exists()]
     more = page.locator("#more-previews summary")
     if more.count():

@@ -34,6 +34,11 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
     srv.command(club, type="seat_team", team="t1")
     assert srv.call("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
                                               "data": {"title": IMG, "subtitle": SVG}}).status_code == 200
+    for graphic, data in (("ticker", {"items": [IMG, SCRIPT, SVG], "title": ATTR}),
+                          ("slate", {"title": IMG, "subtitle": SVG, "kicker": ATTR, "countdown_ms": 60_000}),
+                          ("credits", {"names": [IMG, {"name": SVG, "role": ATTR}], "title": SCRIPT}),
+                          ("bug", {"media": "javascript:__xss=5"})):
+        assert srv.call("POST", "/api/graphics", {"action": "show", "graphic": graphic, "data": data}).status_code == 200
     assert srv.call("POST", "/api/seasons", {"name": f"Сезон {IMG}"}).status_code == 201
     assert srv.call("POST", "/api/members", {"name": f"Игрок {SVG}"}).status_code == 201
     pack = f"? Пакетный вопрос {IMG}\n! {SVG}\n@ {ATTR} (Город)\n".encode()
@@ -45,7 +50,8 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
 PAGES = ["/overlays/full", "/overlays/question", "/overlays/lower-third", "/overlays/scoreboard",
          "/overlays/result", "/overlays/table", "/overlays/central-table?game={club}", "/overlays/club-tables?game={club}",
          "/control/", "/control/setup", "/control/graphics", "/control/packs", "/control/club", "/control/admin/",
-         "/control/admin/members"]
+         "/control/admin/members", "/overlays/ticker", "/overlays/slate", "/overlays/credits", "/overlays/bug",
+         "/control/media"]
 
 
 def test_markup_in_the_data_never_runs_on_any_page(hostile, chromium: Browser):
@@ -76,5 +82,7 @@ def test_markup_in_the_data_never_runs_on_any_page(hostile, chromium: Browser):
         assert "<img src=x onerror=__xss=1>" in shown["/overlays/question"]
         assert "<img src=x onerror=__xss=1>" in shown["/overlays/lower-third"]
         assert "<img src=x onerror=__xss=1>" in shown["/control/admin/"]
+        assert "<img src=x onerror=__xss=1>" in shown["/overlays/slate"]
+        assert "<img src=x onerror=__xss=1>" in shown["/overlays/credits"]
     finally:
         context.close()

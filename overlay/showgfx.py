@@ -1,0 +1,131 @@
+"""The show graphics' data (bug, ticker, slate, credits, the photo strap), checked when taken
+to air — by `POST /api/graphics`, the panel or a rundown item alike — and, for the slate's
+clock, turned into server time: a countdown "until 19:30" or "for 5 minutes" becomes `ends_at`,
+a count-up becomes `starts_at`, so every screen and every reconnect shows the same second."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .rules import InputError
+
+CORNERS = ("top-right", "top-left", "bottom-right", "bottom-left")
+SLATE_KINDS = ("break", "soon", "round", "text")
+HOUR = 3_600_000
+DAY = 24 * HOUR
+
+
+def _fail(message: str) -> InputError:
+    return InputError("bad_field", message)
+
+
+def _text(data: dict, key: str, limit: int = 200) -> None:
+    v = data.get(key)
+    if v is not None and (not isinstance(v, str) or len(v) > limit):
+        raise _fail(f"'{key}' must be a text of at most {limit} characters.")
+
+
+def _int(data: dict, key: str, lo: int, hi: int, what: str) -> None:
+    v = data.get(key)
+    if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi):
+        raise _fail(f"'{key}' must be a whole number of {what} from {lo} to {hi}.")
+
+
+def _picture(data: dict, key: str, required: bool) -> None:
+    v = data.get(key)
+    if v is None and not required:
+        return
+    if not isinstance(v, str) or not v or len(v) > 500:
+        raise _fail(f"'{key}' must name a picture: a media id from the library (\"m3\") or a URL.")
+
+
+def bug(data: dict, now: int) -> dict:
+    _picture(data, "media", required=True)
+    if data.get("corner", "top-right") not in CORNERS:
+        raise _fail(f"'corner' must be one of {', '.join(CORNERS)}.")
+    _int(data, "height", 40, 300, "pixels")
+    return data
+
+
+def ticker(data: dict, now: int) -> dict:
+    items = data.get("items")
+    if not isinstance(items, list) or not items or len(items) > 50:
+        raise _fail("'items' must be a list of 1 to 50 texts.")
+    for i, item in enumerate(items):
+        text = item.get("text") if isinstance(item, dict) else item
+        if not isinstance(text, str) or not text.strip() or len(text) > 300:
+            raise _fail(f"'items[{i}]' must be a text (or {{\"text\": …}}) of 1 to 300 characters.")
+    _text(data, "title", 60)
+    _int(data, "speed", 20, 600, "pixels a second")
+    return data
+
+
+def slate(data: dict, now: int) -> dict:
+    if data.get("kind", "text") not in SLATE_KINDS:
+        raise _fail(f"'kind' must be one of {', '.join(SLATE_KINDS)}.")
+    for key in ("title", "subtitle", "kicker", "clock_label"):
+        _text(data, key)
+    _picture(data, "background", required=False)
+    _int(data, "countdown_ms", 1000, DAY, "milliseconds")
+    _int(data, "limit_ms", 1000, DAY, "milliseconds")
+    until = data.get("until")
+    clocks = [k for k in ("until", "countdown_ms", "count_up") if data.get(k) not in (None, False)]
+    if len(clocks) > 1:
+        raise _fail(f"A slate has one clock: give only one of {', '.join(clocks)}.")
+    data = {k: v for k, v in data.items() if k not in ("ends_at", "starts_at")}  # the server sets these
+    if until is not None:
+        data["ends_at"] = _time_of_day(until, now)
+    elif data.get("countdown_ms") is not None:
+        data["ends_at"] = now + data["countdown_ms"]
+    elif data.get("count_up") is not None:
+        if data["count_up"] is not True:
+            raise _fail("'count_up' must be true (a count-up from the moment the slate is taken).")
+        data["starts_at"] = now
+    return data
+
+
+def _time_of_day(value: Any, now: int) -> int:
+    """Server epoch ms of the next HH:MM in the server's local time; a time passed within the
+    last hour is today's (the countdown shows 0:00: the start is late, not tomorrow)."""
+    m = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", value) if isinstance(value, str) else None
+    if not m:
+        raise _fail("'until' must be a time of day as HH:MM (server's local time), e.g. \"19:30\".")
+    local = dt.datetime.fromtimestamp(now / 1000).astimezone()
+    target = local.replace(hour=int(m.group(1)), minute=int(m.group(2)), second=0, microsecond=0)
+    at = int(target.timestamp() * 1000)
+    return at + DAY if at < now - HOUR else at
+
+
+def credits(data: dict, now: int) -> dict:
+    names = data.get("names")
+    if not isinstance(names, list) or not names or len(names) > 200:
+        raise _fail("'names' must be a list of 1 to 200 names.")
+    for i, row in enumerate(names):
+        name = row.get("name") if isinstance(row, dict) else row
+        if not isinstance(name, str) or not name.strip() or len(name) > 120:
+            raise _fail(f"'names[{i}]' must be a name (or {{\"name\": …, \"role\": …}}) of 1 to 120 characters.")
+        if isinstance(row, dict) and not isinstance(row.get("role", ""), str):
+            raise _fail(f"'names[{i}].role' must be a text.")
+    _text(data, "title", 120)
+    _int(data, "speed", 20, 400, "pixels a second")
+    return data
+
+
+def lower_third(data: dict, now: int) -> dict:
+    if data.get("style", "plain") not in ("plain", "photo"):
+        raise _fail("'style' must be \"plain\" or \"photo\" (two lines and a photo).")
+    _picture(data, "photo", required=False)
+    return data
+
+
+CHECKS: dict[str, Callable[[dict, int], dict]] = {
+    "bug": bug, "ticker": ticker, "slate": slate, "credits": credits, "lower-third": lower_third,
+}
+
+
+def check(name: str, data: dict, now: int) -> dict:
+    """The data to put on air for a `show` of graphic `name` (InputError when it is wrong)."""
+    fn = CHECKS.get(name)
+    return fn(dict(data), now) if fn else data

@@ -1,0 +1,87 @@
+// Credits: a roll of names, shown while `graphics` has "credits" on air with data
+// {title?, names: [name | {name, role?}], speed? (px/s, default 70), loop?}.
+// The roll's place is a function of server time since the entry was shown, so every screen
+// shows the same line and a reload or reconnect resumes where the roll is, not from the start.
+// Without `loop` the roll passes once and the window stays empty until it is taken out.
+
+import { h, part, show } from "../lib/dom.js";
+import { expiry, onAirEntry } from "../lib/cue.js";
+
+const NAME = "credits";
+const SPEED = 70;
+
+export default function create(root, ctx) {
+  const el = part(root, NAME);
+  const { clock, t } = ctx;
+  const roll = el.querySelector('[data-ref="roll"]');
+  const win = el.querySelector(".cr-window");
+  let key = null;
+  let shownAt = 0;
+  let speed = SPEED;
+  let loop = false;
+  let raf = 0;
+  let outTimer = 0;
+
+  function frame() {
+    raf = requestAnimationFrame(frame);
+    const travel = win.clientHeight + roll.offsetHeight;
+    let y = ((clock.now() - shownAt) * speed) / 1000;
+    if (loop) y %= travel;
+    else if (y > travel) {
+      y = travel;
+      cancelAnimationFrame(raf);
+      raf = 0;
+    }
+    roll.style.transform = `translate3d(0, ${win.clientHeight - y}px, 0)`;
+  }
+
+  function fill(data) {
+    const rows = (Array.isArray(data.names) ? data.names : []).map((r) => {
+      const row = typeof r === "string" ? { name: r } : r || {};
+      return h("div", { class: "cr-row" }, h("span", { class: "cr-role", text: row.role || "" }),
+        h("span", { class: "cr-name", text: row.name || "" }));
+    });
+    roll.replaceChildren(h("div", { class: "cr-title", text: data.title ?? t("credits_title") }), ...rows);
+  }
+
+  function takeOut() {
+    clearTimeout(outTimer);
+    key = null;
+    show(el, false);
+    setTimeout(() => {
+      if (key === null) {
+        cancelAnimationFrame(raf);
+        raf = 0;
+      }
+    }, 800);
+  }
+
+  return {
+    update() {
+      /* cue-driven */
+    },
+    cue(onAir) {
+      const entry = onAirEntry(onAir, NAME, clock.now());
+      if (!entry || !Array.isArray(entry.data?.names)) {
+        takeOut();
+        return;
+      }
+      const k = JSON.stringify([entry.data, entry.shown_at]);
+      if (k !== key) {
+        key = k;
+        const data = entry.data;
+        fill(data);
+        shownAt = Number.isFinite(entry.shown_at) ? entry.shown_at : clock.now();
+        speed = Number.isFinite(data.speed) ? data.speed : SPEED;
+        loop = !!data.loop;
+        cancelAnimationFrame(raf);
+        raf = 0;
+        frame(); // place the roll before the first frame is shown
+      }
+      show(el, true);
+      clearTimeout(outTimer);
+      const ends = expiry(entry);
+      if (ends != null) outTimer = setTimeout(takeOut, Math.max(0, ends - clock.now()));
+    },
+  };
+}
