@@ -3,6 +3,7 @@ example configuration, ports and a self-signed certificate put in, in a temporar
 the system services: own config, own ports, own pid and log files, stopped after the tests."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import time
@@ -86,7 +87,10 @@ class Proxy:
         site = site.replace("/etc/nginx/snippets/chgk-proxy.conf", str(DEPLOY / "nginx" / "chgk-proxy.conf"))
         (self.folder / "site.conf").write_text(site)
         f = self.folder
-        (f / "nginx.conf").write_text(f"""
+        # the workers buffer large bodies (uploads) in files under this root-only temporary folder:
+        # as root, they keep root's identity instead of switching to www-data
+        user = "user root;\n" if os.geteuid() == 0 else ""
+        (f / "nginx.conf").write_text(f"""{user}
 worker_processes 1;
 daemon off;
 pid {f}/nginx.pid;

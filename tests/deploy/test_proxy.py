@@ -145,3 +145,34 @@ def test_an_edge_killed_its_clients_move_to_the_other(stack: dict):
         wait_for(lambda: edge_status(victim)["synced"], what="the restarted edge to resync")
     finally:
         sio.disconnect()
+
+
+def test_a_picture_uploaded_on_the_studio_host_is_served_on_the_live_host(stack: dict):
+    """The media library lives in the writer's data folder: the live host sends /media/ there,
+    GET only, and an upload larger than a question pack passes the studio host's body limit."""
+    import io
+    import os
+
+    from PIL import Image
+
+    from tests.api.test_media import png
+
+    proxy = stack["proxy"]
+    http = client_from("127.0.0.2", proxy.cert)
+    # noise does not compress: a ~7.7 MB PNG, larger than a question pack may be, within 10 MB
+    out = io.BytesIO()
+    Image.frombytes("RGB", (1600, 1600), os.urandom(1600 * 1600 * 3)).save(out, "PNG")
+    picture = out.getvalue()
+    assert 6 * 2**20 < len(picture) < 10 * 2**20
+    big = png("blue", (2000, 2000), fmt="BMP")  # 12 MB: refused (by the proxy or the server)
+    r = http.post(proxy.studio + "/api/media", files={"file": ("logo.png", picture, "image/png")},
+                  headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30)
+    assert r.status_code == 201, r.text[:300]
+    url = r.json()["url"]
+    served = http.get(proxy.live + url, timeout=10)
+    assert served.status_code == 200 and served.content == picture
+    assert served.headers["X-Content-Type-Options"] == "nosniff"
+    assert http.delete(proxy.live + url, timeout=10).status_code in (403, 404, 405)  # the live host only reads
+    assert http.get(proxy.live + url, timeout=10).status_code == 200
+    assert http.post(proxy.studio + "/api/media", files={"file": ("big.bmp", big, "image/bmp")},
+                     headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30).status_code == 413
