@@ -63,6 +63,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     fanout.install(hub.socketio.server)  # overlays' websockets, written to directly (eventlet)
     sessions.subscribe(lambda change: hub.broadcast(svc, change))
 
+    from .rundown import Rundowns, api as rundown_api
+    svc.rundowns = Rundowns(sessions, svc.graphics)
+    rundown_api.register(app, svc.rundowns)  # /api/rundowns, /api/people: the prepared show
+    svc.rundowns.subscribe(lambda kind, payload: hub.rundown_changed(svc, kind, payload))
+    sessions.subscribe(lambda change: svc.rundowns.on_graphics(change))
+
     from .osc import api as osc_api, build_bridge
     svc.osc = build_bridge(app, svc)  # OSC cues out, commands in (overlay/osc/)
     sessions.subscribe(svc.osc.on_change)

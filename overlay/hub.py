@@ -20,6 +20,7 @@ from .store import StorageError
 socketio = SocketIO()
 OVERLAY, CONTROL = "/overlay", "/control"
 AIR = "air"
+PREVIEW = "preview"
 
 
 def _room(game_id: str | None) -> str:
@@ -57,6 +58,9 @@ def overlay_connect(auth: Any = None) -> None:
     svc.followers[request.sid] = None
     emit("state", _state(svc, None, public=True))
     emit("graphics", svc.graphics.payload())
+    if isinstance(auth, dict) and auth.get("preview") and svc.rundowns is not None:
+        join_room(PREVIEW)  # ?preview=1: the focused rundown item, as it would go to air
+        emit("preview", svc.rundowns.preview())
 
 
 @socketio.on("disconnect", namespace=OVERLAY)
@@ -188,6 +192,18 @@ def broadcast(svc: Services, change: Change) -> None:
     operator = svc.operator_state(live)
     for room in rooms:
         socketio.emit("state", operator, namespace=CONTROL, to=room)
+
+
+def rundown_changed(svc: Services, kind: str, payload: dict) -> None:
+    """Rundown listener: panels get every rundown change; preview outputs their focused item;
+    a finished auto-out item is told to both (`rundown_done`)."""
+    if kind == "preview":
+        socketio.emit("preview", payload, namespace=OVERLAY, to=PREVIEW)
+    elif kind == "done":
+        socketio.emit("rundown_done", payload, namespace=CONTROL)
+        socketio.emit("rundown_done", payload, namespace=OVERLAY)
+    else:
+        socketio.emit("rundown" if kind == "rundown" else "rundown_deleted", payload, namespace=CONTROL)
 
 
 def reload_overlay(sid: str) -> bool:

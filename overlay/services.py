@@ -20,6 +20,7 @@ class Services:
     followers: dict[str, str | None] = field(default_factory=dict)  # sid → followed game
     overlays: dict[str, dict] = field(default_factory=dict)  # sid → {graphic, page, since}
     osc: Any = None
+    rundowns: Any = None  # overlay.rundown.Rundowns: the prepared shows and their desk
     revoked_logins: set[str] = field(default_factory=set)  # logged-out panel sessions
     control_logins: dict[str, str] = field(default_factory=dict)  # /control sid → login it came with
 
