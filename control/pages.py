@@ -19,7 +19,7 @@ from .csrf import csrf_token
 # page name → its template (templates/control/<x>.html) and module (static/control/<x>.js);
 # the names are also the endpoints (`control.<name>`)
 PAGES = {"panel": "live", "club": "club", "setup": "setup", "graphics": "graphics", "osc": "osc",
-         "packs": "packs"}
+         "packs": "packs", "rundown": "rundown"}
 LANGS = ("ru", "uk", "en")
 # A press counts as based on a state only once that state has been on screen this long: a
 # doubled press arrives sooner and carries the older rev, so the server answers 409.
@@ -72,6 +72,11 @@ def graphics() -> Any:
 @bp.get("/club")
 def club() -> Any:
     return _render("club")
+
+
+@bp.get("/rundown")
+def rundown() -> Any:
+    return _render("rundown")
 
 
 @bp.get("/osc")

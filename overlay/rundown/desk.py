@@ -282,5 +282,5 @@ def _check_rev(doc: dict, body: Any) -> None:
     if isinstance(rev, bool) or not isinstance(rev, int):
         raise InputError("bad_field", "'expected_rev' must be a whole number.")
     if rev != doc["rev"]:
-        raise StaleRev("stale_rev", f"The rundown changed (rev {doc['rev']}, your edit was based on rev {rev}): "
+        raise StaleRev("stale_rundown", f"The rundown changed (rev {doc['rev']}, your edit was based on rev {rev}): "
                                     "look at it again and redo the edit.")
