@@ -21,6 +21,8 @@ MAX_ROWS = model.MAX_ITEMS
 
 class CsvError(InputError):
     def __init__(self, message: str, row: int, column: str | None) -> None:
+        if not message.startswith("Row "):
+            message = f"Row {row}{f', column {column}' if column else ''}: {message}"
         super().__init__("bad_csv", message)
         self.row, self.column = row, column
 
