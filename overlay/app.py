@@ -72,6 +72,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .osc import api as osc_api, build_bridge
     svc.osc = build_bridge(app, svc)  # OSC cues out, commands in (overlay/osc/)
     sessions.subscribe(svc.osc.on_change)
+    svc.osc.rundowns = svc.osc.inbound.rundowns = svc.rundowns  # /chgk/rundown/..., rundown feedback
+    svc.rundowns.subscribe(svc.osc.on_rundown)
     app.register_blueprint(osc_api.bp)
 
     from .packs import api as packs_api

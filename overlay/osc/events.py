@@ -70,6 +70,9 @@ EVENTS: dict[str, EventSpec] = {s.name: s for s in (
     _spec("rundown_out", "a rundown item was taken off its layer", "label:string", "layer:string", "item:string"),
     _spec("rundown_done", "an auto-out rundown item finished by itself (its time ran out)",
           "label:string", "layer:string", "item:string"),
+    _spec("rundown_state", "the current rundown changed (focus, program, lock) or its auto-out second ticked: "
+                           "focused and next item, what is on air, seconds left",
+          "current:string", "next:string", "on_air:string", "remaining_s:int", "locked:int"),
 )}
 
 

@@ -180,6 +180,16 @@ def act(rid: str) -> Any:
     return jsonify(desk().act(rid, body(), source="http"))
 
 
+@bp.get("/rundowns/<rid>/variables")
+@operator_required
+def variables(rid: str) -> Any:
+    """Companion's variables (`rid` may be `current`): current and next item, layers, auto-out
+    time left, score, phase, timer."""
+    d = desk()
+    d.get(rid)
+    return jsonify(d.variables(rid))
+
+
 @bp.get("/rundowns/<rid>/preview")
 @operator_required
 def preview(rid: str) -> Any:

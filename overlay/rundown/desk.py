@@ -37,7 +37,17 @@ class Rundowns:
 
     # reading ------------------------------------------------------------------------------------
 
+    def current(self) -> str | None:
+        """The rundown that `current` names (Companion, OSC): the one last operated; after a
+        restart the one with items on air, else the newest."""
+        if self.preview_of in self.docs:
+            return self.preview_of
+        on_air = [e.get("rundown") for e in self.graphics.layers.values() if e.get("rundown") in self.docs]
+        return on_air[0] if on_air else (list(self.docs)[-1] if self.docs else None)
+
     def get(self, rundown_id: Any) -> dict:
+        if rundown_id == "current":
+            rundown_id = self.current()
         doc = self.docs.get(rundown_id) if isinstance(rundown_id, str) else None
         if doc is None:
             raise UnknownRundown("unknown_rundown", f"There is no rundown {rundown_id!r}. GET /api/rundowns lists them.")
@@ -132,6 +142,7 @@ class Rundowns:
         with self.sessions.lock:
             doc = self.get(rundown_id)
             _check_rev(doc, body)
+            self.preview_of = doc["id"]  # the desk being operated: `current` and the preview follow it
             ref = body.get("item")
             if action in ("next", "previous"):
                 return self._store_only(doc, model.step_focus(doc, 1 if action == "next" else -1), action, True)
@@ -253,6 +264,39 @@ class Rundowns:
         for e in change.events:
             if e.get("type") == "layer_done":
                 self._tell("done", {k: e.get(k) for k in ("rundown", "item", "label", "graphic", "layer")})
+
+    # variables (Companion keys, OSC feedback) ----------------------------------------------------
+
+    def variables(self, rundown_id: str = "current") -> dict[str, Any]:
+        """Flat values a Stream Deck key can show: the current and next item, each layer's item,
+        the auto-out time left, and the on-air game's score, phase and timer."""
+        from ..osc.events import state_context
+        now = self.sessions.clock()
+        live = self.sessions.games.get(self.sessions.on_air or "")
+        game = state_context(live.game if live else None, now)
+        out: dict[str, Any] = {"score": f"{game['score']['experts']}:{game['score']['viewers']}",
+                               "phase": game["round"]["phase"], "timer_s": game["timer"]["remaining_s"],
+                               "timer_text": "{}:{:02d}".format(*divmod(game["timer"]["remaining_s"], 60)),
+                               "rundown": "", "rundown_name": "", "locked": 0, "current": "", "current_id": "",
+                               "next": "", "next_id": "", "on_air": "", "remaining_s": 0, "layers": {}}
+        try:
+            doc = self.get(rundown_id)
+        except InputError:
+            return out
+        everything = model.items(doc)
+        ids = [i["id"] for i in everything]
+        at = ids.index(doc["focus"]) if doc["focus"] in ids else -1
+        current = everything[at] if at >= 0 else None
+        following = everything[at + 1] if at + 1 < len(everything) else None
+        program = self.view(doc)["program"]
+        left = [p["expires_at"] - now for p in program.values() if p.get("expires_at")]
+        out.update(rundown=doc["id"], rundown_name=doc["name"], locked=int(doc["locked"]),
+                   current=current["label"] if current else "", current_id=current["id"] if current else "",
+                   next=following["label"] if following else "", next_id=following["id"] if following else "",
+                   on_air=" · ".join(p["label"] for p in program.values()),
+                   remaining_s=max(0, -(-min(left) // 1000)) if left else 0,
+                   layers={layer: p["label"] for layer, p in program.items()})
+        return out
 
     # preview ------------------------------------------------------------------------------------
 
