@@ -30,11 +30,11 @@ class CsvError(InputError):
 def _rows(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     if text.startswith("\ufeff"):  # a spreadsheet's UTF-8 byte-order mark
         text = text[1:]
-    try:
-        dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
+    # the separator a spreadsheet chose (`,` or, in locales with a decimal comma, `;`; or tab):
+    # whichever the header row holds most of; quoting is always Excel's
+    first = text.split("\n", 1)[0]
+    delimiter = max((",", ";", "\t"), key=first.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
@@ -69,13 +69,15 @@ def parse_items(text: str, graphics: tuple[str, ...]) -> list[dict]:
     for line, row in rows:
         if len(row) > len(header):
             raise CsvError(f"Row {line} has {len(row)} cells, the header {len(header)}.", line, None)
-        cells = dict(zip(header, [c.strip() for c in row]))
+        cells = dict(zip(header, row))
         body: dict[str, Any] = {"data": {}}
         for name, value in cells.items():
             if name.startswith("data."):
-                if value:
+                if value.strip():  # a data text stays as written, spaces and all
                     body["data"][name[5:]] = value
-            elif value:
+                continue
+            value = value.strip()
+            if value:
                 body[name] = value
         if "graphic" not in body:
             raise CsvError(f"Row {line}, column graphic: the graphic is empty.", line, "graphic")

@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any
 
+from ..graphics import MAX_DATA_DEPTH, _depth
 from ..rules import InputError, RuleError
 
 OUT_MODES = ("manual", "none")
@@ -71,6 +72,8 @@ def parse_data(value: Any) -> dict:
         return {}
     if not isinstance(value, dict):
         raise InputError("bad_field", "'data' must be an object.")
+    if _depth(value) > MAX_DATA_DEPTH:
+        raise InputError("bad_field", f"'data' nests lists and objects more than {MAX_DATA_DEPTH} levels deep.")
     if len(json.dumps(value, ensure_ascii=False).encode()) > MAX_DATA_BYTES:
         raise InputError("bad_field", f"'data' is larger than {MAX_DATA_BYTES} bytes.")
     for key, v in value.items():
