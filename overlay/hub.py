@@ -152,6 +152,25 @@ def control_graphics(data: Any = None, *_: Any) -> dict:
     return _guard(lambda svc: svc.graphics.apply(data, source="panel"))
 
 
+@socketio.on("rundown", namespace=CONTROL)
+def control_rundown(data: Any = None, *_: Any) -> dict:
+    """A desk or a Stream Deck module acts on a rundown: {"rundown": id (default: the current
+    one), "action", "item"?, "expected_rev"?}; the answer is POST /api/rundowns/<id>/actions'."""
+    def run(svc: Services) -> dict:
+        if not isinstance(data, dict):
+            raise InputError("bad_json", "Send {\"rundown\"?, \"action\", \"item\"?, \"expected_rev\"?}.")
+        body = {k: v for k, v in data.items() if k != "rundown"}
+        return svc.rundowns.act(data.get("rundown") or "current", body, source="panel")
+    return _guard(run)
+
+
+@socketio.on("rundown_variables", namespace=CONTROL)
+def control_rundown_variables(data: Any = None, *_: Any) -> dict:
+    """Companion's variables of a rundown (default: the current one), as GET .../variables."""
+    rid = data.get("rundown") if isinstance(data, dict) else None
+    return _guard(lambda svc: svc.rundowns.variables(rid or "current"))
+
+
 def _game_field(data: Any) -> Any:
     return data.get("game") if isinstance(data, dict) else None
 

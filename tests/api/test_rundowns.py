@@ -259,6 +259,7 @@ def test_auto_out_and_the_done_signal(server: Server) -> None:
 class Sock:
     def __init__(self, srv: Server, ns: str, auth: Any = None) -> None:
         self.sio = socketio.Client(reconnection=False)
+        self.ns = ns
         self.got: queue.Queue = queue.Queue()
         for name in ("graphics", "rundown", "rundown_done", "preview"):
             self.sio.on(name, lambda data, name=name: self.got.put((name, data)), namespace=ns)
@@ -275,8 +276,33 @@ class Sock:
                 return data
         raise AssertionError(f"no {name} in {timeout} s")
 
+    def call(self, event: str, data: Any) -> Any:
+        return self.sio.call(event, data, namespace=self.ns, timeout=10)
+
     def close(self) -> None:
         self.sio.disconnect()
+
+
+def test_socket_actions_and_variables_for_a_stream_deck(shared_server: Server) -> None:
+    rd = Rd(shared_server, "Дека")
+    a = rd.add(label="Ведущий", graphic="lower-third", layer="straps", data={"title": "Борис"})
+    rd.add(label="Итог", graphic="result", layer="full")
+    deck = Sock(shared_server, "/control", {"token": TOKEN})
+    try:
+        rev = rd.get()["rev"]
+        answer = deck.call("rundown", {"rundown": rd.id, "action": "focus", "item": "Ведущий", "expected_rev": rev})
+        assert answer["focus"] == a["id"]
+        # no rundown named: the current one, the one just operated
+        assert "straps" in deck.call("rundown", {"action": "go"})["program"]
+        values = deck.call("rundown_variables", {})
+        assert (values["rundown"], values["current"], values["next"], values["layers"]) == \
+            (rd.id, "Ведущий", "Итог", {"straps": "Ведущий"})
+        stale = deck.call("rundown", {"rundown": rd.id, "action": "out", "expected_rev": rev})
+        assert stale["status"] == 409 and stale["error"]["code"] == "stale_rundown"
+        assert deck.call("rundown", {"rundown": "r999", "action": "go"})["status"] == 404
+        assert deck.call("rundown", {"action": "all_out"})["program"] == {}
+    finally:
+        deck.close()
 
 
 def test_two_panels_see_each_others_edits_and_overlays_get_the_program(shared_server: Server) -> None:
