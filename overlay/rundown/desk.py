@@ -254,6 +254,13 @@ class Rundowns:
     def on_graphics(self, change: Any) -> None:
         """Session listener: the clock took auto-out items off (or a desk take replaced a layer
         another rundown held): those rundowns' programs changed."""
+        if change.kind in ("command", "undo", "time_up", "on_air"):
+            # a focused game-aware item ("the captain", "the viewer") previews the game as it is now
+            doc = self.docs.get(self.preview_of or "")
+            if doc and doc["focus"] and any(model.TOKEN_RE.search(v) for v in model.find_item(doc, doc["focus"])["data"].values()
+                                            if isinstance(v, str)):
+                self._tell("preview", self.preview())
+            return
         if change.kind != "graphics":
             return
         ids = {e.get("rundown") for e in change.events if str(e.get("type", "")).startswith("layer_")}
