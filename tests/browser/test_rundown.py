@@ -1,5 +1,6 @@
 """The rundown desk in the real system Chromium against a real server process: a whole prepared
 show run from the keyboard — a CSV imported through the panel, items taken in order with Space,
+cued items taken together (C, T), an edit put on air in place (Enter, F5),
 a question card in steps, a strap that goes out by itself with its countdown on the item, Esc
 clearing every layer, a locked rundown refusing edits — with program outputs filtered by layer
 (`?layers=`) and a preview output (`?preview=1`) that shows the focused item while program stays
@@ -133,10 +134,42 @@ def test_a_prepared_show_from_the_keyboard(server_factory: Callable[..., Server]
         wait_output(every_page, "question", False)
         expect(page.locator(".rd-item.on-air")).to_have_count(0)
 
+        # cue two items (C), take them together (T); then Esc
+        for _ in range(3):
+            desk.press("ArrowUp")
+        expect(desk.item("Ведущий")).to_have_class(re.compile(r"\bfocused\b"))
+        desk.press("c")
+        desk.press("ArrowDown")
+        desk.press("ArrowDown")
+        desk.press("c")
+        expect(page.locator(".rd-item.cued")).to_have_count(2)
+        desk.press("t")
+        wait_output(straps_page, "lower-third", True)
+        wait_output(every_page, "question", True)
+        expect(page.locator(".rd-item.cued")).to_have_count(0)
+        desk.press("Escape")
+        wait_output(straps_page, "lower-third", False)
+
+        # Enter edits the focused item; F5 puts the edit on air in place
+        desk.press("ArrowUp")
+        desk.press("ArrowUp")
+        desk.press(" ")
+        wait_output(straps_page, "lower-third", True)
+        page.keyboard.press("Enter")
+        expect(page.locator("#f-data")).to_have_value(re.compile("Борис Крюк"))
+        page.fill("#f-data", "title: Борис Крюк\nsubtitle: ведущий вечера")
+        page.click("#f-save")
+        expect(desk.notice("ok")).to_be_visible(timeout=WAIT)
+        assert straps_page.locator("[data-part='lower-third'] [data-ref='subtitle']").text_content() == "ведущий"
+        desk.press("F5")
+        expect(straps_page.locator("[data-part='lower-third'] [data-ref='subtitle']")).to_have_text("ведущий вечера",
+                                                                                                    timeout=WAIT)
+        desk.press("Escape")
+        wait_output(straps_page, "lower-third", False)
+
         # locked: edits refused (422, the panel says so), taking still works
         page.click("#rd-lock")
         expect(page.locator("#rd-lock")).to_have_attribute("aria-pressed", "true", timeout=WAIT)
-        page.keyboard.press("ArrowUp")
         page.keyboard.press("Enter")
         page.fill("#f-label", "Новая метка")
         page.click("#f-save")
@@ -144,7 +177,9 @@ def test_a_prepared_show_from_the_keyboard(server_factory: Callable[..., Server]
         assert srv.call("PATCH", f"/api/rundowns/{rid}/items/{_id(srv, rid, 'Вопрос')}",
                         {"label": "x"}).status_code == 422
         page.locator("#f-label").blur()
-        expect(desk.item("Вопрос")).to_be_visible()
+        expect(desk.item("Ведущий")).to_be_visible()
+        desk.press(" ")  # taking still works while locked
+        wait_output(straps_page, "lower-third", True)
         assert desk.errors == []
         for tab in (straps, cards, every, preview):
             assert tab.errors == [], tab.errors
