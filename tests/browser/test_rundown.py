@@ -40,6 +40,15 @@ class Desk(PanelPage):
             return True  # the refused edit of the locked rundown, asserted below
         return bool(re.search(r"/(overlays/|static/(overlays|lib|themes|fonts|sounds)/)", url))
 
+    def open(self, path: str | None = None) -> "Desk":
+        """As PanelPage.open, with a wait that a loaded machine does not fail."""
+        self.page.goto(self.server.url + (path or self.home))
+        if self.page.locator("input[name=password]").count():
+            self.page.fill("input[name=password]", self.server.password)
+            self.page.click("button[type=submit]")
+        expect(self.page.locator("body")).to_have_attribute("data-connection", "connected", timeout=WAIT)
+        return self
+
     def item(self, label: str):  # noqa: ANN201 - a Locator
         return self.page.locator(f'.rd-item[data-label="{label}"]')
 
@@ -48,6 +57,14 @@ class Desk(PanelPage):
         before = self.page.get_attribute("body", "data-rundown-rev")
         self.page.keyboard.press(key)
         self.page.wait_for_function("r => document.body.dataset.rundownRev !== r", arg=before, timeout=WAIT)
+
+
+def output(tab: Tab, url: str) -> Page:
+    """An overlay page, ready and live (as Tab.open, with waits a loaded machine does not fail)."""
+    tab.page.goto(url)
+    tab.page.wait_for_function("document.body.classList.contains('ready')"
+                               " && document.getElementById('stage').classList.contains('live')", timeout=WAIT)
+    return tab.page
 
 
 def on_output(page: Page, part: str) -> bool:
@@ -72,12 +89,13 @@ def test_a_prepared_show_from_the_keyboard(server_factory: Callable[..., Server]
 
     ctx = chromium.new_context(viewport={"width": 1600, "height": 1000}, locale="ru-RU")
     straps, cards, every, preview = (Tab(chromium) for _ in range(4))
+    expect.set_options(timeout=WAIT)  # a loaded machine; waits only cost time when they fail
     try:
         desk = Desk(ctx.new_page(), srv).open()
-        straps_page = straps.open(f"{srv.url}/overlays/show?layers=straps")
-        cards_page = cards.open(f"{srv.url}/overlays/show?layers=1")  # "1" must never match layer "12"
-        every_page = every.open(f"{srv.url}/overlays/show")
-        preview_page = preview.open(f"{srv.url}/overlays/show?preview=1")
+        straps_page = output(straps, f"{srv.url}/overlays/show?layers=straps")
+        cards_page = output(cards, f"{srv.url}/overlays/show?layers=1")  # "1" must never match layer "12"
+        every_page = output(every, f"{srv.url}/overlays/show")
+        preview_page = output(preview, f"{srv.url}/overlays/show?preview=1")
         page = desk.page
 
         # import the show prepared in a spreadsheet
@@ -119,6 +137,11 @@ def test_a_prepared_show_from_the_keyboard(server_factory: Callable[..., Server]
         wait_output(every_page, "question", True)
         assert not on_output(cards_page, "question")
         assert not on_output(straps_page, "question")
+        # in steps: the card first (sector, viewer, prize), Space again for the text
+        card = every_page.locator("[data-part='question']")
+        expect(card).to_have_class(re.compile(r"\bno-text\b"))
+        desk.press(" ")
+        expect(card).not_to_have_class(re.compile(r"\bno-text\b"), timeout=WAIT)
 
         # preview follows focus, program stays: focus the result, nothing new on air
         desk.press("ArrowDown")
@@ -184,6 +207,7 @@ def test_a_prepared_show_from_the_keyboard(server_factory: Callable[..., Server]
         for tab in (straps, cards, every, preview):
             assert tab.errors == [], tab.errors
     finally:
+        expect.set_options(timeout=5000)  # Playwright's default, for the other modules
         ctx.close()
         for tab in (straps, cards, every, preview):
             tab.close()
