@@ -68,6 +68,12 @@ class Rundowns:
         return [{"id": d["id"], "name": d["name"], "rev": d["rev"], "locked": d["locked"],
                  "items": len(model.items(d))} for d in self.docs.values()]
 
+    def media_users(self, media_id: str) -> list[str]:
+        """Who uses a media id (`data.media` of an item): for overlay/media.py's
+        `register_media_user`, so a used picture is not deleted."""
+        return [f"rundown «{d['name']}», item «{i['label']}»" for d in self.docs.values()
+                for i in model.items(d) if i["data"].get("media") == media_id]
+
     def on_air_item(self, doc: dict, item_id: str) -> tuple[str, dict] | None:
         for layer, e in self.graphics.layers.items():
             if e.get("rundown") == doc["id"] and e["item"] == item_id:

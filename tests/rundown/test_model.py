@@ -118,3 +118,20 @@ def test_field_checks():
             model.parse_item(bad, GRAPHICS)
     assert model.parse_item({"graphic": "result", "out": "8000"}, GRAPHICS)["out"] == 8000
     assert model.parse_out(" none ") == "none"
+
+
+def test_media_users_name_the_rundown_and_the_item(tmp_path):
+    import random
+
+    from overlay.graphics import Graphics
+    from overlay.rundown import Rundowns
+    from overlay.session import Sessions
+    from overlay.store import Store
+
+    sessions = Sessions(Store(tmp_path / "db.sqlite3", "OFF"), clock=lambda: 1_700_000_000_000, rng=random.Random(1))
+    desk = Rundowns(sessions, Graphics(sessions))
+    doc = desk.create({"name": "Шоу"})
+    desk.edit(doc["id"], {}, lambda d: model.add_item(d, model.parse_item(
+        {"label": "Логотип", "graphic": "lower-third", "data": {"media": "m_1a2b"}}, GRAPHICS))[0], {"action": "add"})
+    assert desk.media_users("m_1a2b") == ["rundown «Шоу», item «Логотип»"]
+    assert desk.media_users("m_other") == []
