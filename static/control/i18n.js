@@ -603,6 +603,11 @@ const ru = {
   "err.nothing_cued": "Ничего не отмечено",
   "err.game_field_missing": "В игре этого ещё нет",
   "err.unknown_item": "Нет такого элемента",
+  "rd.people": "Люди",
+  "rd.people.hint": "Нажмите на человека — его титр появится в форме нового элемента.",
+  "rd.people.import": "Импорт людей (CSV: name,title,photo)",
+  "rd.people.export": "Экспорт людей",
+  "rd.people.imported": "Людей в списке: {n}",
 };
 
 const uk = {
@@ -1206,6 +1211,11 @@ const uk = {
   "err.nothing_cued": "Нічого не позначено",
   "err.game_field_missing": "У грі цього ще немає",
   "err.unknown_item": "Немає такого елемента",
+  "rd.people": "Люди",
+  "rd.people.hint": "Натисніть на людину — її титр зʼявиться у формі нового елемента.",
+  "rd.people.import": "Імпорт людей (CSV: name,title,photo)",
+  "rd.people.export": "Експорт людей",
+  "rd.people.imported": "Людей у списку: {n}",
 };
 
 const en = {
@@ -1809,6 +1819,11 @@ const en = {
   "err.nothing_cued": "Nothing is cued",
   "err.game_field_missing": "The game does not have that yet",
   "err.unknown_item": "No such item",
+  "rd.people": "People",
+  "rd.people.hint": "Click a person: their strap fills the new item's form.",
+  "rd.people.import": "Import people (CSV: name,title,photo)",
+  "rd.people.export": "Export people",
+  "rd.people.imported": "People in the list: {n}",
 };
 
 export const DICTS = { ru, uk, en };

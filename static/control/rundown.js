@@ -272,6 +272,41 @@ $("rd-import").addEventListener("change", async (e) => {
   await load(doc.id);
 });
 
+// ---- people: the show's straps, from a spreadsheet ------------------------------------------------
+
+async function loadPeople() {
+  const r = await api("GET", "/api/people");
+  if (!r.ok) return;
+  $("rd-people").replaceChildren(...r.data.people.map((p) => h("button", {
+    type: "button", class: "btn btn-small", dataset: { person: p.name },
+    onclick: () => {
+      openEditor(null);
+      $("f-label").value = p.name;
+      $("f-graphic").value = "lower-third";
+      $("f-layer").value = "straps";
+      $("f-data").value = [`title: ${p.name}`, p.title ? `subtitle: ${p.title}` : "", p.photo ? `media: ${p.photo}` : ""]
+        .filter(Boolean).join("\n");
+      $("f-label").focus();
+    },
+  }, p.title ? `${p.name} · ${p.title}` : p.name)));
+}
+
+$("rd-people-import").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  const r = await fetch("/api/people/import", { method: "POST", credentials: "same-origin", body: await file.text(),
+    headers: { "Content-Type": "text/csv", "X-CSRF-Token": cfg.csrf || "" } });
+  const answer = await r.json().catch(() => null);
+  if (!r.ok) {
+    const err = answer?.error || { code: `http_${r.status}` };
+    notice("error", t("err.bad_csv"), err.row ? `${t("rd.row_col", { row: err.row, column: err.column ?? "—" })} ${err.message}` : err.message || "", { code: err.code });
+    return;
+  }
+  notice("ok", t("rd.people.imported", { n: answer.people.length }), "", { code: "imported" });
+  loadPeople();
+});
+
 // ---- keys and buttons ---------------------------------------------------------------------------------
 
 const KEYS = {
@@ -297,4 +332,5 @@ $("rd-all-out").addEventListener("click", KEYS.Escape);
 
 onLangChange(render);
 loadList();
+loadPeople();
 openEditor(null);

@@ -190,6 +190,16 @@ def test_a_prepared_show_from_the_keyboard(server_factory: Callable[..., Server]
         desk.press("Escape")
         wait_output(straps_page, "lower-third", False)
 
+        # people from a spreadsheet: a click fills a strap item, saved into the last segment
+        people = tmp_path / "people.csv"
+        people.write_text("name,title,photo\nИрина Коваль,эксперт,irina.png\n", encoding="utf-8")
+        page.set_input_files("#rd-people-import", str(people))
+        page.click("[data-person='Ирина Коваль']")
+        expect(page.locator("#f-data")).to_have_value("title: Ирина Коваль\nsubtitle: эксперт\nmedia: irina.png")
+        page.click("#f-save")
+        expect(desk.item("Ирина Коваль")).to_be_visible()
+        page.locator("#f-label").blur()
+
         # locked: edits refused (422, the panel says so), taking still works
         page.click("#rd-lock")
         expect(page.locator("#rd-lock")).to_have_attribute("aria-pressed", "true", timeout=WAIT)
