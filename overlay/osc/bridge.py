@@ -179,6 +179,8 @@ class OscBridge:
         if self.rundowns is None:
             return []
         v = self.rundowns.variables()
+        if not v["rundown"] and self._last_state is None:
+            return []  # no rundown yet: nothing to say
         fields = {"current": v["current"], "next": v["next"], "on_air": v["on_air"],
                   "remaining_s": v["remaining_s"], "locked": v["locked"]}
         if fields == self._last_state and not force:
