@@ -48,6 +48,8 @@ class Rundowns:
     def get(self, rundown_id: Any) -> dict:
         if rundown_id == "current":
             rundown_id = self.current()
+            if rundown_id is None:
+                raise UnknownRundown("unknown_rundown", "There is no rundown yet: create one (POST /api/rundowns).")
         doc = self.docs.get(rundown_id) if isinstance(rundown_id, str) else None
         if doc is None:
             raise UnknownRundown("unknown_rundown", f"There is no rundown {rundown_id!r}. GET /api/rundowns lists them.")
