@@ -122,7 +122,7 @@ class ClientPool:
     clients each, so that the client side does not share one interpreter with the driver."""
 
     def __init__(self, url: str, n: int, *, per_worker: int = 250, initial_state: bool = True,
-                 kind: str = "sio", deadline: float = 600, poll_ms: float = 0) -> None:
+                 kind: str = "sio", deadline: float = 600, poll_ms: float = 0, event: str = "state") -> None:
         self.n = n
         sizes = [n // math.ceil(n / per_worker)] * math.ceil(n / per_worker)
         for i in range(n - sum(sizes)):
@@ -135,7 +135,7 @@ class ClientPool:
         self.procs = []
         for size in sizes:
             cmd = [sys.executable, str(BENCH / "clients.py"), "--url", url, "--n", str(size),
-                   "--kind", kind, "--deadline", str(deadline), "--poll-ms", str(poll_ms)] + (["--initial-state"] if initial_state else [])
+                   "--kind", kind, "--deadline", str(deadline), "--poll-ms", str(poll_ms), "--event", event] + (["--initial-state"] if initial_state else [])
             self.procs.append(subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                                stderr=subprocess.DEVNULL, text=True, bufsize=1))
         for i, proc in enumerate(self.procs):

@@ -55,10 +55,10 @@ class Pool:
         self.joined: list[bool] = [False] * n  # the server has acknowledged the /overlay connect
         self.reported = -1
 
-    def handler(self, i: int):
+    def handler(self, i: int, key: str = "rev"):
         async def on_state(state: object) -> None:
             t = time.perf_counter_ns()  # first thing: the stamp should not include our own work
-            rev = state.get("rev") if isinstance(state, dict) else None
+            rev = state.get(key) if isinstance(state, dict) else None
             if isinstance(rev, int):
                 self.got(i, rev, t)
         return on_state
@@ -78,13 +78,14 @@ def emit_line(line: str) -> None:
     sys.stdout.flush()
 
 
-async def connect_all(url: str, pool: Pool, batch: int) -> list[socketio.AsyncClient]:
+async def connect_all(url: str, pool: Pool, batch: int, event: str = "state") -> list[socketio.AsyncClient]:
+    """`event` "graphics": the receipt of each `graphics` message, by its `seq` (a rundown take)."""
     clients: list[socketio.AsyncClient] = []
     for start in range(0, pool.n, batch):
         group = []
         for i in range(start, min(pool.n, start + batch)):
             c = socketio.AsyncClient(reconnection=False)
-            c.on("state", pool.handler(i), namespace="/overlay")
+            c.on(event, pool.handler(i, "seq" if event == "graphics" else "rev"), namespace="/overlay")
             group.append(c)
         await asyncio.gather(*(c.connect(url, namespaces=["/overlay"], transports=["websocket"],
                                          wait_timeout=20) for c in group))
@@ -263,7 +264,8 @@ async def main_async(args: argparse.Namespace) -> None:
     if args.kind == "ts":
         clients = await connect_ts(args.url, pool, args.batch, args.poll_ms)
     else:
-        clients = await {"raw": connect_raw}.get(args.kind, connect_all)(args.url, pool, args.batch)
+        clients = (await connect_raw(args.url, pool, args.batch) if args.kind == "raw"
+                   else await connect_all(args.url, pool, args.batch, args.event))
     if args.kind == "sio":
         pool.joined = [True] * pool.n  # AsyncClient.connect returns once the namespace is joined
     while not all(pool.joined):  # events sent before the server's acknowledgement would be missed
@@ -292,6 +294,8 @@ def main() -> None:
     p.add_argument("--batch", type=int, default=50, help="clients connecting at once")
     p.add_argument("--initial-state", action="store_true", help="wait for a `state` on connect")
     p.add_argument("--poll-ms", type=float, default=0, help="ts: read every P ms instead of on arrival")
+    p.add_argument("--event", choices=("state", "graphics"), default="state",
+                   help="sio: stamp `state` by rev (default) or `graphics` by seq")
     p.add_argument("--deadline", type=float, default=600, help="exit after this many seconds")
     args = p.parse_args()
     loop = asyncio.new_event_loop()

@@ -19,7 +19,7 @@ from .csrf import csrf_token
 # page name → its template (templates/control/<x>.html) and module (static/control/<x>.js);
 # the names are also the endpoints (`control.<name>`)
 PAGES = {"panel": "live", "club": "club", "setup": "setup", "graphics": "graphics", "osc": "osc",
-         "packs": "packs", "media": "media"}
+         "packs": "packs", "media": "media", "rundown": "rundown"}
 LANGS = ("ru", "uk", "en")
 # The same press again within this long is the same intent (a bounce, a double click): it goes
 # with its first press's rev, so the server answers 409 (static/control/connection.js).
@@ -72,6 +72,11 @@ def graphics() -> Any:
 @bp.get("/club")
 def club() -> Any:
     return _render("club")
+
+
+@bp.get("/rundown")
+def rundown() -> Any:
+    return _render("rundown")
 
 
 @bp.get("/osc")

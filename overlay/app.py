@@ -71,11 +71,20 @@ def create_app(test_config: dict | None = None) -> Flask:
     sessions.subscribe(lambda change: hub.broadcast(svc, change))
     svc.media.listeners.append(lambda media_id: hub.media_replaced(svc, media_id))
 
+    from .rundown import Rundowns, api as rundown_api
+    svc.rundowns = Rundowns(sessions, svc.graphics)
+    rundown_api.register(app, svc.rundowns)  # /api/rundowns, /api/people: the prepared show
+    svc.rundowns.subscribe(lambda kind, payload: hub.rundown_changed(svc, kind, payload))
+    svc.media.users.append(svc.rundowns.media_users)  # a picture an item names is not deleted
+    sessions.subscribe(lambda change: svc.rundowns.on_graphics(change))
+
     from .osc import api as osc_api, build_bridge
     svc.osc = build_bridge(app, svc)  # OSC cues out, commands in (overlay/osc/)
     sessions.subscribe(svc.osc.on_change)
     from . import relay
     svc.relay = relay.install(app, svc)  # --redis: public state to Redis for edges, after the fan-out
+    svc.osc.rundowns = svc.osc.inbound.rundowns = svc.rundowns  # /chgk/rundown/..., rundown feedback
+    svc.rundowns.subscribe(svc.osc.on_rundown)
     app.register_blueprint(osc_api.bp)
 
     from .packs import api as packs_api

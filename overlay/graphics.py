@@ -21,7 +21,10 @@ MAX_DATA_DEPTH = 8  # lists and objects inside `data`; Socket.IO walks it recurs
 
 
 class Graphics:
-    """What is on air: `shown` {name: {data, shown_at, expires_at}} and `hidden` [names]."""
+    """What is on air: `shown` {name: {data, shown_at, expires_at}}, `hidden` [names], and the
+    rundowns' `layers` {layer: {rundown, item, label, graphic, data, step, out, shown_at,
+    expires_at}} — one item per layer. A layer's item is also `shown` under its graphic's name,
+    so a graphic's own page (`/overlays/lower-third`) shows it as it shows a desk's take."""
 
     def __init__(self, sessions: Sessions) -> None:
         self.sessions = sessions
@@ -30,13 +33,41 @@ class Graphics:
         self.shown: dict[str, dict] = saved.get("shown", {})
         self.hidden: list[str] = saved.get("hidden", [])
         self.media: Any = None  # overlay.media.Media, set by the app
+        self.layers: dict[str, dict] = saved.get("layers", {})
 
     def payload(self) -> dict[str, Any]:
-        # Each shown graphic carries `media`: {media id: URL} for the pictures its data names, so
-        # a re-uploaded picture reaches the overlays as a new URL.
+        # Each shown graphic and layer carries `media`: {media id: URL} for the pictures its data
+        # names, so a re-uploaded picture reaches the overlays as a new URL.
         resolve = self.media.resolve if self.media else (lambda data: {})
-        return {"seq": self.seq, "graphics": {k: dict(v, media=resolve(v.get("data"))) for k, v in self.shown.items()},
-                "hidden": list(self.hidden), "server_now": self.sessions.clock()}
+        return {"seq": self.seq,
+                "graphics": {k: dict(v, media=resolve(v.get("data"))) for k, v in self.shown.items()},
+                "hidden": list(self.hidden),
+                "layers": {k: dict(v, media=resolve(v.get("data"))) for k, v in self.layers.items()},
+                "server_now": self.sessions.clock()}
+
+    def set_layers(self, changes: dict[str, dict | None], record: dict, also: Any = None) -> None:
+        """Put items on layers (an entry) or take layers out (None), in one commit; `also(db)`
+        writes in the same transaction (the rundown's own change). Call with sessions.lock held."""
+        now = self.sessions.clock()
+        # a show graphic's data is checked (and its clock fixed in server time) as a desk's take is
+        changes = {layer: entry if entry is None else {**entry, "data": showgfx.check(entry["graphic"], entry["data"], now)}
+                   for layer, entry in changes.items()}
+        shown, hidden, layers = dict(self.shown), list(self.hidden), dict(self.layers)
+        events: list[dict] = []
+        for layer, entry in changes.items():
+            old = layers.pop(layer, None)
+            if old is not None:
+                if shown.get(old["graphic"], {}).get("item") == old["item"]:
+                    del shown[old["graphic"]]
+                if entry is None or old["item"] != entry["item"] or old.get("rundown") != entry.get("rundown"):
+                    events.append({"type": record.get("out_event", "layer_out"), "layer": layer, **_brief(old)})
+            if entry is not None:
+                layers[layer] = entry
+                shown[entry["graphic"]] = {"data": entry["data"], "shown_at": entry["shown_at"],
+                                           "expires_at": entry["expires_at"], "layer": layer, "item": entry["item"]}
+                hidden = [h for h in hidden if h != entry["graphic"]]
+                events.append({"type": "layer_taken", "layer": layer, **_brief(entry), "data": entry["data"]})
+        self._commit(shown, hidden, now, record, layers=layers, events=events, also=also)
 
     def using(self, media_id: str) -> list[str]:
         """The shown graphics whose data names the picture (for the library's "used by")."""
@@ -52,7 +83,8 @@ class Graphics:
                 return
             now = self.sessions.clock()
             seq = self.seq + 1
-            self.sessions.store.set_setting("graphics", {"seq": seq, "shown": self.shown, "hidden": self.hidden},
+            self.sessions.store.set_setting("graphics", {"seq": seq, "shown": self.shown, "hidden": self.hidden,
+                                                         "layers": self.layers},
                                             at=now, journal_kind="graphics",
                                             journal_body={"action": "media", "media": media_id, "source": "media"})
             self.seq = seq
@@ -80,21 +112,33 @@ class Graphics:
         """Called by the clock task: take out graphics whose `duration_ms` has passed."""
         with self.sessions.lock:
             now = self.sessions.clock()
+            done = {k: None for k, v in self.layers.items() if v.get("expires_at") and v["expires_at"] <= now}
+            if done:
+                self.set_layers(done, {"action": "expire", "layers": list(done), "source": "clock",
+                                       "out_event": "layer_done"})
             gone = [k for k, v in self.shown.items() if v.get("expires_at") and v["expires_at"] <= now]
             if gone:
                 shown = {k: v for k, v in self.shown.items() if k not in gone}
                 self._commit(shown, self.hidden, now, {"action": "expire", "graphics": gone, "source": "clock"})
 
-    def _commit(self, shown: dict, hidden: list[str], now: int, record: dict) -> None:
+    def _commit(self, shown: dict, hidden: list[str], now: int, record: dict, *, layers: dict | None = None,
+                events: list[dict] | None = None, also: Any = None) -> None:
         seq = self.seq + 1
-        self.sessions.store.set_setting("graphics", {"seq": seq, "shown": shown, "hidden": hidden}, at=now,
-                                        journal_kind="graphics", journal_body=record)
-        self.seq, self.shown, self.hidden = seq, shown, hidden
-        kind = {"show": "graphic_shown", "clear": "graphic_cleared"}.get(record["action"], "graphic_hidden")
-        events = [{"type": kind,
-                   "graphic": g, "data": record.get("data", {})}
-                  for g in (record.get("graphics") or [record["graphic"]])]
+        layers = self.layers if layers is None else layers
+        self.sessions.store.set_setting("graphics", {"seq": seq, "shown": shown, "hidden": hidden, "layers": layers},
+                                        at=now, journal_kind="graphics", journal_body=record, also=also)
+        self.seq, self.shown, self.hidden, self.layers = seq, shown, hidden, layers
+        if events is None:
+            kind = {"show": "graphic_shown", "clear": "graphic_cleared"}.get(record["action"], "graphic_hidden")
+            events = [{"type": kind,
+                       "graphic": g, "data": record.get("data", {})}
+                      for g in (record.get("graphics") or [record["graphic"]])]
         self.sessions._notify(Change("graphics", None, seq, events, source=record["source"]))
+
+
+def _brief(entry: dict) -> dict:
+    """What a layer event says of its item (listeners: sockets, OSC cues)."""
+    return {k: entry.get(k) for k in ("rundown", "item", "label", "graphic")}
 
 
 def _parse(body: Any) -> tuple[str, str, dict]:

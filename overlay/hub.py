@@ -20,6 +20,7 @@ from .store import StorageError
 socketio = SocketIO()
 OVERLAY, CONTROL = "/overlay", "/control"
 AIR = "air"
+PREVIEW = "preview"
 
 
 def _room(game_id: str | None) -> str:
@@ -57,6 +58,9 @@ def overlay_connect(auth: Any = None) -> None:
     svc.followers[request.sid] = None
     emit("state", _state(svc, None, public=True))
     emit("graphics", svc.graphics.payload())
+    if isinstance(auth, dict) and auth.get("preview") and svc.rundowns is not None:
+        join_room(PREVIEW)  # ?preview=1: the focused rundown item, as it would go to air
+        emit("preview", svc.rundowns.preview())
 
 
 @socketio.on("disconnect", namespace=OVERLAY)
@@ -148,6 +152,25 @@ def control_graphics(data: Any = None, *_: Any) -> dict:
     return _guard(lambda svc: svc.graphics.apply(data, source="panel"))
 
 
+@socketio.on("rundown", namespace=CONTROL)
+def control_rundown(data: Any = None, *_: Any) -> dict:
+    """A desk or a Stream Deck module acts on a rundown: {"rundown": id (default: the current
+    one), "action", "item"?, "expected_rev"?}; the answer is POST /api/rundowns/<id>/actions'."""
+    def run(svc: Services) -> dict:
+        if not isinstance(data, dict):
+            raise InputError("bad_json", "Send {\"rundown\"?, \"action\", \"item\"?, \"expected_rev\"?}.")
+        body = {k: v for k, v in data.items() if k != "rundown"}
+        return svc.rundowns.act(data.get("rundown") or "current", body, source="panel")
+    return _guard(run)
+
+
+@socketio.on("rundown_variables", namespace=CONTROL)
+def control_rundown_variables(data: Any = None, *_: Any) -> dict:
+    """Companion's variables of a rundown (default: the current one), as GET .../variables."""
+    rid = data.get("rundown") if isinstance(data, dict) else None
+    return _guard(lambda svc: svc.rundowns.variables(rid or "current"))
+
+
 def _game_field(data: Any) -> Any:
     return data.get("game") if isinstance(data, dict) else None
 
@@ -197,6 +220,18 @@ def media_replaced(svc: Services, media_id: str) -> None:
         if any((q.get("author") or {}).get("photo") == media_id
                for s in live.game.sectors for q in s.questions):
             broadcast(svc, Change("media", live.id, live.rev, []))
+
+
+def rundown_changed(svc: Services, kind: str, payload: dict) -> None:
+    """Rundown listener: panels get every rundown change; preview outputs their focused item;
+    a finished auto-out item is told to both (`rundown_done`)."""
+    if kind == "preview":
+        socketio.emit("preview", payload, namespace=OVERLAY, to=PREVIEW)
+    elif kind == "done":
+        socketio.emit("rundown_done", payload, namespace=CONTROL)
+        socketio.emit("rundown_done", payload, namespace=OVERLAY)
+    else:
+        socketio.emit("rundown" if kind == "rundown" else "rundown_deleted", payload, namespace=CONTROL)
 
 
 def reload_overlay(sid: str) -> bool:

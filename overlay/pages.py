@@ -16,13 +16,23 @@ LANGS = ("ru", "uk", "en")
 def index() -> Any:
     if current_app.config.get("EDGE"):
         return redirect("/live")  # an edge has no panel to link to
-    return render_template("index.html", graphics=GRAPHICS)
+    return render_template("index.html", graphics=(*GRAPHICS, SHOW))
+
+
+SHOW = "show"  # the rundown's output: every graphic with a part, each shown while its item is on a layer
+
+
+def show_parts() -> list[str]:
+    """The graphics `/overlays/show` composes: those with a part template (not `full`)."""
+    templates = set(current_app.jinja_env.list_templates())
+    return [g for g in GRAPHICS if f"overlays/parts/{g}.html" in templates]
 
 
 @bp.get("/overlays/<name>")
 def overlay(name: str) -> Any:
-    """One on-air graphic (1920×1080, transparent); `?game=` pins a game, `?lang=`, `?theme=`."""
-    if name not in GRAPHICS:
+    """One on-air graphic (1920×1080, transparent); `?game=` pins a game, `?lang=`, `?theme=`;
+    `/overlays/show?layers=a,b` the rundown's layers a and b, `?preview=1` its focused item."""
+    if name not in GRAPHICS and name != SHOW:
         abort(404)
     lang = request.args.get("lang", current_app.config["LANGUAGE"])
     game = request.args.get("game") or None
@@ -31,6 +41,7 @@ def overlay(name: str) -> Any:
             f"overlays/{name}.html", graphic=name, game_id=game,
             lang=lang if lang in LANGS else "ru",
             theme="".join(c for c in request.args.get("theme", "classic") if c.isalnum() or c in "-_")[:40],
-            sound=request.args.get("sound") == "1", query=request.args.to_dict())
+            sound=request.args.get("sound") == "1", query=request.args.to_dict(),
+            parts=show_parts() if name == SHOW else [])
     except TemplateNotFound:
         abort(404)

@@ -22,6 +22,7 @@ class Services:
     osc: Any = None
     relay: Any = None  # overlay/relay.py, with --redis
     media: Any = None  # overlay.media.Media: the picture library
+    rundowns: Any = None  # overlay.rundown.Rundowns: the prepared shows and their desk
     revoked_logins: set[str] = field(default_factory=set)  # logged-out panel sessions
     control_logins: dict[str, str] = field(default_factory=dict)  # /control sid → login it came with
 

@@ -149,8 +149,11 @@ class Store:
         return json.loads(row[0][0]) if row else default
 
     def set_setting(self, key: str, value: Any, *, at: int, journal_kind: str | None = None,
-                    journal_body: dict | None = None) -> None:
+                    journal_body: dict | None = None, also: Any = None) -> None:
+        """`also(db)`: more writes that must commit with this one (a rundown's take)."""
         with self.transaction() as db:
+            if also is not None:
+                also(db)
             db.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
                        "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
                        (key, json.dumps(value, ensure_ascii=False)))

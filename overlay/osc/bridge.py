@@ -14,7 +14,7 @@ from ..session import Change, Sessions
 from ..store import StorageError
 from .config import EXAMPLE, ConfigError, OscConfig, Target, cli_targets, host_port, parse_config
 from .events import EVENTS, CueEvent, cue_events, state_context
-from .feedback import DROP_AFTER_ERRORS, Surfaces, state_messages, timer_messages
+from .feedback import DROP_AFTER_ERRORS, Surfaces, rundown_messages, state_messages, timer_messages
 from .inbound import Inbound, Receiver
 from .runtime import Runtime
 from .sender import Outgoing, Sender
@@ -42,6 +42,10 @@ class OscBridge:
         self.started = False
         self.started_listen: str | None = None
         self._last_timer: tuple | None = None
+        self.rundowns: Any = None  # overlay.rundown.Rundowns (set by the app): its feedback and inbound actions
+        self._rundown_layers: set[str] = set()
+        self._last_remaining: tuple | None = None
+        self._last_state: dict | None = None
         try:
             self.reload()
         except ConfigError as exc:  # the server still starts; the panel shows what is wrong
@@ -109,6 +113,8 @@ class OscBridge:
             items = self._render(events, game)
             if change.kind != "graphics":
                 items += self._feedback(state_messages(game, change.rev, self.sessions.clock()))
+            else:
+                items += self._rundown_feedback()
             self.sender.submit(items)
         except Exception:
             log.exception("OSC: cues for a %s change failed", change.kind)
@@ -159,6 +165,36 @@ class OscBridge:
                     for address, args in messages]
         return out
 
+    def on_rundown(self, kind: str, payload: dict) -> None:
+        """Rundown listener: a change of the current rundown (focus, lock, program) to the surfaces."""
+        if kind not in ("rundown", "deleted"):
+            return
+        try:
+            self.sender.submit(self._rundown_feedback() + self._rundown_state())
+        except Exception:
+            log.exception("OSC: rundown feedback failed")
+
+    def _rundown_state(self, force: bool = False) -> list[Outgoing]:
+        """The `rundown_state` cue (Companion's custom variables), when its values changed."""
+        if self.rundowns is None:
+            return []
+        v = self.rundowns.variables()
+        if not v["rundown"] and self._last_state is None:
+            return []  # no rundown yet: nothing to say
+        fields = {"current": v["current"], "next": v["next"], "on_air": v["on_air"],
+                  "remaining_s": v["remaining_s"], "locked": v["locked"]}
+        if fields == self._last_state and not force:
+            return []
+        self._last_state = fields
+        return self._render([CueEvent("rundown_state", fields)], self._on_air_game())
+
+    def _rundown_feedback(self, surfaces: list | None = None) -> list[Outgoing]:
+        if self.rundowns is None or not (surfaces if surfaces is not None else self.surfaces.all()):
+            return []
+        values = self.rundowns.variables()
+        gone, self._rundown_layers = self._rundown_layers, set(values["layers"])
+        return self._feedback(rundown_messages(values, gone), surfaces)
+
     def _dead(self, surface: Any) -> bool:
         if self.sender.refusals(surface.name) < DROP_AFTER_ERRORS:
             return False
@@ -176,7 +212,7 @@ class OscBridge:
         self.sender.reset(surface.name)  # a fresh start: earlier refusals are forgotten
         live = self.sessions.games.get(self.sessions.on_air or "")
         messages = state_messages(live.game if live else None, live.rev if live else 0, self.sessions.clock())
-        self.sender.submit(self._feedback(messages, [surface]))
+        self.sender.submit(self._feedback(messages, [surface]) + self._rundown_feedback([surface]))
 
     def _tick(self, sleep: Any) -> None:
         """While a timer runs, surfaces get `/chgk/state/timer` each time the second changes."""
@@ -190,8 +226,20 @@ class OscBridge:
                     if key != self._last_timer:
                         self._last_timer = key
                         self.sender.submit(self._feedback(timer_messages(game, now)))
+                    if self.rundowns is not None:  # an auto-out item's seconds left, as they change
+                        values = self.rundowns.variables()
+                        left = (values["rundown"], values["remaining_s"])
+                        if left != self._last_remaining:
+                            self._last_remaining = left
+                            self.sender.submit(self._feedback([("/chgk/state/rundown/remaining",
+                                                                [("int", values["remaining_s"])])]))
             except Exception:
                 log.exception("OSC feedback tick failed")
+            try:
+                if self.rundowns is not None:  # an auto-out item's seconds left, to the cue targets
+                    self.sender.submit(self._rundown_state())
+            except Exception:
+                log.exception("OSC rundown state tick failed")
             sleep(FEEDBACK_PERIOD_S)
 
     # running -------------------------------------------------------------------------------------------

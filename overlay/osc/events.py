@@ -64,6 +64,15 @@ EVENTS: dict[str, EventSpec] = {s.name: s for s in (
     _spec("on_air", "another game went on air", "game:string", "title:string"),
     _spec("graphic_shown", "a graphic was taken to air", "graphic:string", "title:string"),
     _spec("graphic_hidden", "a graphic was taken off air", "graphic:string"),
+    # rundown
+    _spec("rundown_take", "a rundown item went to air on its layer (also on continue and update)",
+          "label:string", "layer:string", "item:string", "graphic:string"),
+    _spec("rundown_out", "a rundown item was taken off its layer", "label:string", "layer:string", "item:string"),
+    _spec("rundown_done", "an auto-out rundown item finished by itself (its time ran out)",
+          "label:string", "layer:string", "item:string"),
+    _spec("rundown_state", "the current rundown changed (focus, program, lock) or its auto-out second ticked: "
+                           "focused and next item, what is on air, seconds left",
+          "current:string", "next:string", "on_air:string", "remaining_s:int", "locked:int"),
 )}
 
 
@@ -141,12 +150,26 @@ def _score(g: Game | None) -> CueEvent:
     return CueEvent("score", {"experts": score["experts"], "viewers": score["viewers"]})
 
 
+_LAYER_CUES = {"layer_taken": "rundown_take", "layer_out": "rundown_out", "layer_done": "rundown_done"}
+
+
+def _graphics_cues(e: dict) -> list[CueEvent]:
+    title = str((e.get("data") or {}).get("title", ""))
+    shown = e["type"] in ("graphic_shown", "layer_taken")
+    out = [CueEvent("graphic_shown", {"graphic": e["graphic"], "title": title}) if shown
+           else CueEvent("graphic_hidden", {"graphic": e["graphic"]})]
+    if e["type"] in _LAYER_CUES:
+        fields = {"label": str(e.get("label") or ""), "layer": str(e.get("layer") or ""), "item": str(e.get("item") or "")}
+        if shown:
+            fields["graphic"] = str(e["graphic"])
+        out.append(CueEvent(_LAYER_CUES[e["type"]], fields))
+    return out
+
+
 def cue_events(change: Change) -> list[CueEvent]:
     """The named events one change means, in the order they happened."""
     if change.kind == "graphics":
-        return [CueEvent("graphic_shown", {"graphic": e["graphic"], "title": str((e.get("data") or {}).get("title", ""))})
-                if e["type"] == "graphic_shown" else CueEvent("graphic_hidden", {"graphic": e["graphic"]})
-                for e in change.events]
+        return [c for e in change.events for c in _graphics_cues(e)]
     if change.kind == "moment":
         return [CueEvent("ten_seconds", {"kind": e.get("kind", "")}) for e in change.events if e["type"] == "ten_seconds"]
     if change.kind == "on_air":

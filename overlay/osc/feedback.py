@@ -51,6 +51,21 @@ def state_messages(game: Game | None, rev: int, now: int) -> list[Message]:
     ]
 
 
+def rundown_messages(values: dict[str, Any], gone: set[str] | frozenset = frozenset()) -> list[Message]:
+    """The current rundown's values (`Rundowns.variables`): its current and next item, what is on
+    each layer (`gone`: layers just emptied, sent as ""), the auto-out time left."""
+    layers = values.get("layers", {})
+    return [
+        ("/chgk/state/rundown/current", [("string", values.get("current", ""))]),
+        ("/chgk/state/rundown/next", [("string", values.get("next", ""))]),
+        ("/chgk/state/rundown/on_air", [("string", values.get("on_air", ""))]),
+        ("/chgk/state/rundown/remaining", [("int", int(values.get("remaining_s", 0)))]),
+        ("/chgk/state/rundown/locked", [("int", int(values.get("locked", 0)))]),
+        *((f"/chgk/state/rundown/layer/{layer}", [("string", label)]) for layer, label in sorted(layers.items())),
+        *((f"/chgk/state/rundown/layer/{layer}", [("string", "")]) for layer in sorted(gone - set(layers))),
+    ]
+
+
 @dataclass
 class Surface:
     host: str

@@ -58,6 +58,7 @@ class Inbound:
         self.on_subscribe = on_subscribe
         self.clock = clock
         self.reply: Callable[[bytes, Any], None] | None = None  # set by the receiver: send from the listening socket
+        self.rundowns: Any = None  # overlay.rundown.Rundowns, set by the app
         self.last_action: dict[str, float] = {}
         self.counters: Counter[str] = Counter()
         self.reasons: Counter[str] = Counter()
@@ -138,6 +139,11 @@ class Inbound:
             return
         if action.kind == "graphics":
             self.graphics.apply(action.body, source="osc")
+            return
+        if action.kind == "rundown":
+            if self.rundowns is None:
+                raise InputError("no_rundown", "Rundowns are not available on this server.")
+            self.rundowns.act("current", action.body, source="osc")
             return
         game = self.sessions.on_air
         if game is None:

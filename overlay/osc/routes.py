@@ -20,7 +20,7 @@ PATTERN_CHARS = frozenset("*?[]{}")
 
 @dataclass(frozen=True)
 class Action:
-    kind: str  # command | undo | graphics | ping | subscribe | unsubscribe
+    kind: str  # command | undo | graphics | rundown | ping | subscribe | unsubscribe
     body: dict[str, Any] = field(default_factory=dict)
     debounce: bool = True  # game actions: repeats of the address within the window are ignored
 
@@ -189,6 +189,24 @@ def _port(address: str, kind: str) -> Handler:
     return _guard(make)
 
 
+# rundown: (action, takes an item) — acts on the current rundown (the one last operated)
+RUNDOWN_ACTIONS = {"take": True, "continue": True, "out": True, "go": True, "update": True, "cue": True,
+                   "focus": True, "next": False, "previous": False, "all_out": False, "take_cued": False,
+                   "lock": False, "unlock": False}
+
+
+def _rundown(action: str, item: bool) -> Handler:
+    address = f"{PREFIX}rundown/{action}"
+
+    def positional(args: list[Any]) -> Action:
+        if not item or len(args) != 1 or not isinstance(args[0], str) or not args[0]:
+            raise _Bad(f"{address} takes {'[item:string] (id or label; default: the focused item)' if item else 'no arguments'}")
+        return Action("rundown", {"action": action, "item": args[0]})
+    if action == "focus":  # needs its item
+        return _guard(lambda args: positional(args))
+    return _button(address, lambda: Action("rundown", {"action": action}), positional)
+
+
 def _table() -> dict[str, Route]:
     table = {PREFIX + c: _command_route(c) for c in VOCABULARY}
     table[PREFIX + "landed"] = Route(_guard(_landed), "<sector:int>",
@@ -206,6 +224,11 @@ def _table() -> dict[str, Route]:
             _button(f"{PREFIX}graphics/{name}/hide",
                     lambda name=name: Action("graphics", {"action": "hide", "graphic": name, "data": {}})),
             "", f"take the {name} graphic off air", True)
+    for action, item in RUNDOWN_ACTIONS.items():
+        table[f"{PREFIX}rundown/{action}"] = Route(
+            _rundown(action, item), "<item:string>" if action == "focus" else "[item:string]" if item else "",
+            f"rundown: {action.replace('_', ' ')}" + (" (the focused item, or the one named by id or label)" if item else ""),
+            action != "focus")
     table[PREFIX + "ping"] = Route(lambda args: Action("ping", {"args": list(args)}, debounce=False), "[any]",
                                    "answers /chgk/pong with the same arguments to the sender")
     table[PREFIX + "subscribe"] = Route(_port(PREFIX + "subscribe", "subscribe"), "[port:int]",

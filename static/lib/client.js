@@ -5,7 +5,9 @@
 //   const graphic = create(stage, ctx)
 //   graphic.update(state, prev)   apply a public state (null = no game on air); also draws the
 //                                 first frame, so load, reconnect and change share one path
-//   graphic.cue(onAir, prev)      optional: what `graphics` says is on air
+//   graphic.cue(onAir, prev, msg) optional: what `graphics` says is on air (msg: the whole
+//                                 message, with the rundowns' `layers`)
+//   graphic.preview(p)            optional: the rundown's focused item (pages with ?preview=1)
 //   graphic.play() / .stop()      optional hooks around the stage's entrance / exit
 //
 // The stage stays hidden until the first state has been applied and the fonts are ready, so a
@@ -147,7 +149,7 @@ export function mount(create, options = {}) {
     for (const el of stage.querySelectorAll("[data-part]")) {
       el.classList.toggle("op-hidden", pageHidden || hidden.has(el.dataset.part));
     }
-    graphic.cue?.(onAir, prev);
+    graphic.cue?.(onAir, prev, msg);
     body.dataset.graphicsSeq = String(seq);
   }
 
@@ -207,7 +209,7 @@ export function mount(create, options = {}) {
     reconnectionDelayMax: 5000,
     randomizationFactor: 0.5,
     timeout: 5000,
-    auth: { graphic: config.graphic, game: config.game },
+    auth: { graphic: config.graphic, game: config.game, preview: config.query.preview === "1" },
   });
 
   let manualRetry = 500;
@@ -252,6 +254,8 @@ export function mount(create, options = {}) {
   socket.on("state", applyState);
   socket.on("graphics", applyGraphics);
   socket.on("reload", () => location.reload());
+  // ?preview=1 (the rundown's output): the focused item, as it would go to air
+  socket.on("preview", (p) => graphic.preview?.(p));
 
   const handle = {
     config,

@@ -1,5 +1,7 @@
 // The viewer's card: sector number and kind, who sent the question (photo when given), the
 // prize, the question text once the round has started, the answer and verdict once judged.
+// Taken from a rundown, the card plays in steps (`data.step`: card → text → answer): a step
+// only holds back what the public state already allows, it never reveals more.
 
 import { fitText, part, photoUrl, setText, show, translateAll } from "../lib/dom.js";
 
@@ -19,6 +21,8 @@ export default function create(root, ctx) {
   };
   let photoSrc = null;
   let fitted = "";
+  let step = null; // the rundown's step, when a rundown took the card; null: everything public
+  let last = null;
 
   f.photo.addEventListener("load", () => f.photo.classList.add("loaded"));
   f.photo.addEventListener("error", () => f.photo.classList.remove("loaded"));
@@ -31,8 +35,15 @@ export default function create(root, ctx) {
     else f.photo.removeAttribute("src");
   }
 
-  return {
+  const api = {
+    cue(onAir) {
+      const next = onAir.question?.data?.step ?? null;
+      if (next === step) return;
+      step = next;
+      if (last !== null) api.update(last);
+    },
     update(state) {
+      last = state;
       const visible = questionVisible(state);
       show(el, visible);
       if (!visible) return;
@@ -51,7 +62,7 @@ export default function create(root, ctx) {
       setText(f.city, r.author?.city || "");
       setPhoto(photoUrl(r));
 
-      const text = r.text || "";
+      const text = step === "card" ? "" : r.text || "";
       el.classList.toggle("no-text", !text);
       if (setText(f.text, text) || fitted !== text) {
         fitted = text;
@@ -60,14 +71,16 @@ export default function create(root, ctx) {
 
       // The verdict of the question on screen: results[i] once it is judged.
       const verdict = (r.results || [])[r.question] ?? (r.phase === "closed" ? (r.results || []).at(-1) : null);
-      const answer = r.answer || "";
-      el.classList.toggle("has-answer", !!answer || !!verdict);
+      const held = step === "card" || step === "text";
+      const answer = held ? "" : r.answer || "";
+      el.classList.toggle("has-answer", !!answer || (!held && !!verdict));
       setText(f.answer, answer);
-      f.verdict.className = `qc-verdict ${verdict || ""}`;
+      f.verdict.className = `qc-verdict ${(!held && verdict) || ""}`;
       setText(
         f.verdict,
-        verdict === "correct" ? t("verdict_correct") : verdict === "incorrect" ? t("verdict_incorrect") : "",
+        held ? "" : verdict === "correct" ? t("verdict_correct") : verdict === "incorrect" ? t("verdict_incorrect") : "",
       );
     },
   };
+  return api;
 }

@@ -1,0 +1,154 @@
+"""A rundown's items as CSV (a show prepared in a spreadsheet), and back; also the people list.
+
+Columns `segment,label,graphic,layer,out`, then `data.<field>` per data field. Import is all or
+nothing: the first bad row refuses the whole file with its row (the spreadsheet's line number,
+the header being row 1) and column.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from ..rules import InputError
+from . import model
+
+COLUMNS = ("segment", "label", "graphic", "layer", "out")
+PEOPLE_COLUMNS = ("name", "title", "photo")
+MAX_ROWS = model.MAX_ITEMS
+
+
+class CsvError(InputError):
+    def __init__(self, message: str, row: int, column: str | None) -> None:
+        if not message.startswith("Row "):
+            message = f"Row {row}{f', column {column}' if column else ''}: {message}"
+        super().__init__("bad_csv", message)
+        self.row, self.column = row, column
+
+
+def _rows(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    if text.startswith("\ufeff"):  # a spreadsheet's UTF-8 byte-order mark
+        text = text[1:]
+    # the separator a spreadsheet chose (`,` or, in locales with a decimal comma, `;`; or tab):
+    # whichever the header row holds most of; quoting is always Excel's
+    first = text.split("\n", 1)[0]
+    delimiter = max((",", ";", "\t"), key=first.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = [h.strip() for h in next(reader)]
+    except StopIteration:
+        raise CsvError("The file is empty: the first row must name the columns.", 1, None) from None
+    except csv.Error as exc:
+        raise CsvError(f"Not a CSV file: {exc}.", 1, None) from None
+    rows = []
+    try:
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append((reader.line_num, row))
+    except csv.Error as exc:
+        raise CsvError(f"Not a CSV file: {exc}.", reader.line_num, None) from None
+    if len(rows) > MAX_ROWS:
+        raise CsvError(f"At most {MAX_ROWS} rows.", MAX_ROWS + 2, None)
+    return header, rows
+
+
+def parse_items(text: str, graphics: tuple[str, ...]) -> list[dict]:
+    """Item fields (as `model.parse_item` gives them) for each row, or CsvError for the first bad one."""
+    header, rows = _rows(text)
+    for name in header:
+        if name not in COLUMNS and not (name.startswith("data.") and len(name) > 5):
+            raise CsvError(f"Unknown column {name!r}: columns are {', '.join(COLUMNS)} and data.<field>.", 1, name)
+    if len(set(header)) != len(header):
+        dup = next(h for h in header if header.count(h) > 1)
+        raise CsvError(f"Column {dup!r} appears twice.", 1, dup)
+    for required in ("graphic",):
+        if required not in header:
+            raise CsvError(f"The column {required!r} is missing.", 1, required)
+    out = []
+    for line, row in rows:
+        if len(row) > len(header):
+            raise CsvError(f"Row {line} has {len(row)} cells, the header {len(header)}.", line, None)
+        cells = dict(zip(header, row))
+        body: dict[str, Any] = {"data": {}}
+        for name, value in cells.items():
+            if name.startswith("data."):
+                if value.strip():  # a data text stays as written, spaces and all
+                    body["data"][name[5:]] = value
+                continue
+            value = value.strip()
+            if value:
+                body[name] = value
+        if "graphic" not in body:
+            raise CsvError(f"Row {line}, column graphic: the graphic is empty.", line, "graphic")
+        # each cell alone first, so a refusal names its column
+        for name in COLUMNS:
+            if name in body:
+                _check(lambda: model.parse_item({name: body[name]}, graphics, partial=True), line, name)
+        for key, value in body["data"].items():
+            _check(lambda: model.parse_data({key: value}), line, f"data.{key}")
+        out.append(_check(lambda: model.parse_item(body, graphics), line, None))
+    return out
+
+
+def _check(parse: Any, line: int, column: str | None) -> Any:
+    try:
+        return parse()
+    except InputError as exc:
+        where = f", column {column}" if column else ""
+        raise CsvError(f"Row {line}{where}: {exc.message}", line, column) from None
+
+
+def export_items(doc: dict) -> str:
+    fields: list[str] = []
+    for item in model.items(doc):
+        for key in item["data"]:
+            if key not in fields and key != "step":
+                fields.append(key)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow([*COLUMNS, *(f"data.{f}" for f in fields)])
+    for seg in doc["segments"]:
+        for item in seg["items"]:
+            data = item["data"]
+            w.writerow([seg["name"], item["label"], item["graphic"], item["layer"], item["out"],
+                        *(_cell(data.get(f)) for f in fields)])
+    return buf.getvalue()
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+# people: the show's strap presets ----------------------------------------------------------------
+
+def parse_people(text: str) -> list[dict]:
+    header, rows = _rows(text)
+    for name in header:
+        if name not in PEOPLE_COLUMNS:
+            raise CsvError(f"Unknown column {name!r}: columns are {', '.join(PEOPLE_COLUMNS)}.", 1, name)
+    if "name" not in header:
+        raise CsvError("The column 'name' is missing.", 1, "name")
+    people = []
+    for line, row in rows:
+        cells = dict(zip(header, [c.strip() for c in row]))
+        if len(row) > len(header):
+            raise CsvError(f"Row {line} has {len(row)} cells, the header {len(header)}.", line, None)
+        for col in PEOPLE_COLUMNS:
+            if len(cells.get(col, "")) > model.MAX_LABEL:
+                raise CsvError(f"Row {line}: '{col}' is longer than {model.MAX_LABEL} characters.", line, col)
+        if not cells.get("name"):
+            raise CsvError(f"Row {line}: 'name' is empty.", line, "name")
+        people.append({col: cells.get(col, "") for col in PEOPLE_COLUMNS})
+    return people
+
+
+def export_people(people: list[dict]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(PEOPLE_COLUMNS)
+    for p in people:
+        w.writerow([p.get(c, "") for c in PEOPLE_COLUMNS])
+    return buf.getvalue()

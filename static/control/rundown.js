@@ -1,0 +1,336 @@
+// The rundown desk: a prepared show taken live. Every press is one POST /api/rundowns/<id>/actions
+// with the rev it was based on (a doubled or stale press gets 409, never a wrong take); edits go
+// through /items with expected_rev too. Every open panel gets each change on the /control socket
+// (`rundown`), so two desks editing one rundown see each other.
+
+import { t, onLangChange } from "./i18n.js";
+import { pageConfig, h, api, notice, noticeRefusal, wireLanguage, dropPointerFocus } from "./common.js";
+import { ControlConnection } from "./connection.js";
+
+const cfg = pageConfig();
+wireLanguage(cfg.lang);
+dropPointerFocus();
+const conn = new ControlConnection({ settleMs: cfg.settle_ms ?? 250 });
+const $ = (id) => document.getElementById(id);
+const SAVED = "chgk.panel.rundown";
+
+let list = [];        // [{id, name, rev, locked, items}]
+let doc = null;       // the shown rundown (GET /api/rundowns/<id>)
+let editing = null;   // the id of the item in the editor, null: a new item
+let queue = Promise.resolve();
+
+// ---- talking to the server ---------------------------------------------------------------------
+
+function accept(next) {
+  if (!next || !next.id) return;
+  if (doc && next.id === doc.id && next.rev < doc.rev) return;
+  if (doc && next.id !== doc.id) return;
+  doc = next;
+  conn.clock.hint?.(next.server_now);
+  render();
+}
+
+async function load(id) {
+  const r = await api("GET", `/api/rundowns/${encodeURIComponent(id)}`);
+  if (r.ok) {
+    doc = null;
+    accept(r.data);
+    localStorage.setItem(SAVED, id);
+  }
+}
+
+async function loadList(select = null) {
+  const r = await api("GET", "/api/rundowns");
+  if (!r.ok) return;
+  list = r.data.rundowns;
+  const sel = $("rd-select");
+  sel.replaceChildren(...list.map((x) => h("option", { value: x.id }, `${x.name} (${x.items})`)));
+  const want = select || doc?.id || localStorage.getItem(SAVED) || list[0]?.id;
+  if (want && list.some((x) => x.id === want)) {
+    sel.value = want;
+    if (!doc || doc.id !== want) await load(want);
+  } else render();
+}
+
+/** One action, after the ones before it: each is based on the rev the previous answer left. */
+function act(action, extra = {}) {
+  queue = queue.then(async () => {
+    if (!doc) return;
+    const r = await api("POST", `/api/rundowns/${doc.id}/actions`, { action, expected_rev: doc.rev, ...extra });
+    if (r.ok) accept(r.data);
+    else {
+      noticeRefusal(r.data?.error);
+      if (r.status === 409) await load(doc.id);
+    }
+  });
+  return queue;
+}
+
+async function edit(method, path, body) {
+  if (!doc) return null;
+  const r = await api(method, `/api/rundowns/${doc.id}${path}`, { ...(body || {}), expected_rev: doc.rev });
+  if (!r.ok) {
+    noticeRefusal(r.data?.error);
+    if (r.status === 409) await load(doc.id);
+    return null;
+  }
+  if (r.data?.segments) accept(r.data);
+  else await load(doc.id);
+  return r.data;
+}
+
+conn.socket.on("rundown", (next) => {
+  if (doc && next.id === doc.id) accept(next);
+  else if (!list.some((x) => x.id === next.id)) loadList();
+});
+conn.socket.on("rundown_deleted", () => loadList());
+conn.socket.on("rundown_done", (d) => {
+  if (doc && d.rundown === doc.id) notice("info", t("rd.done", { label: d.label }), "", { code: "rundown_done", ms: 2500 });
+});
+conn.on("status", (s) => { if (s === "connected" && doc) load(doc.id); });
+
+// ---- rendering ------------------------------------------------------------------------------------
+
+function items() {
+  return doc ? doc.segments.flatMap((s) => s.items) : [];
+}
+
+function onAirOf(itemId) {
+  return Object.entries(doc?.program || {}).find(([, p]) => p.item === itemId) || null;
+}
+
+function outText(out) {
+  if (out === "manual") return t("rd.out.manual");
+  if (out === "none") return t("rd.out.none");
+  return `${(out / 1000).toFixed(out % 1000 ? 1 : 0)} ${t("rd.sec")}`;
+}
+
+function rowButtons(item) {
+  const b = (label, title, fn) => h("button", { type: "button", class: "btn btn-small", title, "aria-label": title,
+                                               onclick: (e) => { e.stopPropagation(); fn(); } }, label);
+  const seg = doc.segments.find((s) => s.items.includes(item));
+  const index = seg.items.indexOf(item);
+  return h("span", { class: "rd-row-btns" },
+    b("▲", t("rd.up"), () => edit("POST", `/items/${item.id}/move`, { index: Math.max(0, index - 1) })),
+    b("▼", t("rd.down"), () => edit("POST", `/items/${item.id}/move`, { index: index + 1 })),
+    b("2×", t("rd.duplicate"), () => edit("POST", `/items/${item.id}/duplicate`)),
+    b("✕", t("rd.delete"), () => edit("DELETE", `/items/${item.id}`)));
+}
+
+function segmentHeader(seg, i) {
+  const b = (label, title, fn) => h("button", { type: "button", class: "btn btn-small", title, "aria-label": title, onclick: fn }, label);
+  return h("div", { class: "rd-seg", "data-segment": seg.id },
+    h("span", { class: "rd-seg-name" }, seg.name),
+    b("✎", t("rd.rename"), () => {
+      const name = prompt(t("rd.rename"), seg.name);
+      if (name) edit("PATCH", `/segments/${seg.id}`, { name });
+    }),
+    b("▲", t("rd.up"), () => edit("POST", `/segments/${seg.id}/move`, { index: Math.max(0, i - 1) })),
+    b("▼", t("rd.down"), () => edit("POST", `/segments/${seg.id}/move`, { index: i + 1 })),
+    b("2×", t("rd.duplicate"), () => edit("POST", `/segments/${seg.id}/duplicate`)));
+}
+
+function render() {
+  document.body.classList.toggle("rd-locked", !!doc?.locked);
+  $("rd-rev").textContent = doc ? `rev ${doc.rev}` : "";
+  document.body.dataset.rundownRev = doc ? String(doc.rev) : "";
+  const lock = $("rd-lock");
+  lock.textContent = t(doc?.locked ? "rd.unlock" : "rd.lock");
+  lock.setAttribute("aria-pressed", doc?.locked ? "true" : "false");
+  $("rd-export").href = doc ? `/api/rundowns/${doc.id}/export` : "#";
+  const box = $("rd-list");
+  $("rd-empty").hidden = !doc || items().length > 0;
+  if (!doc) {
+    box.replaceChildren();
+    renderProgram();
+    return;
+  }
+  const rows = [];
+  doc.segments.forEach((seg, i) => {
+    rows.push(segmentHeader(seg, i));
+    for (const item of seg.items) {
+      const air = onAirOf(item.id);
+      const row = h("div", {
+        class: `rd-item${item.id === doc.focus ? " focused" : ""}${air ? " on-air" : ""}${item.cued ? " cued" : ""}`,
+        role: "option", "aria-selected": item.id === doc.focus ? "true" : "false",
+        dataset: { item: item.id, label: item.label },
+        onclick: () => act("focus", { item: item.id }),
+        ondblclick: () => openEditor(item),
+      },
+        h("span", { class: "rd-cued", title: t("rd.cued") }, "◆"),
+        h("span", { class: "rd-label" }, item.label),
+        h("span", { class: "rd-meta" }, `${item.graphic} · ${item.layer}`),
+        h("span", { class: "rd-meta" }, outText(item.out)),
+        h("span", { class: "rd-count", dataset: { ends: air?.[1].expires_at ?? "" } }),
+        rowButtons(item));
+      rows.push(row);
+    }
+  });
+  box.replaceChildren(...rows);
+  box.querySelector(".rd-item.focused")?.scrollIntoView({ block: "nearest" });
+  renderProgram();
+  tick();
+}
+
+function renderProgram() {
+  const ul = $("rd-program");
+  const entries = Object.entries(doc?.program || {});
+  ul.replaceChildren(...(entries.length ? entries.map(([layer, p]) => h("li", { dataset: { layer } },
+    h("span", { class: "rd-layer" }, layer), h("span", {}, p.label),
+    h("span", { class: "rd-count", dataset: { ends: p.expires_at ?? "" } }))) : [h("li", {}, t("rd.nothing_on_air"))]));
+}
+
+/** Auto-out countdowns, on the item and in the program list, in server time. */
+function tick() {
+  const now = conn.clock.now ? conn.clock.now() : Date.now();
+  for (const el of document.querySelectorAll(".rd-count")) {
+    const ends = Number(el.dataset.ends);
+    el.textContent = el.dataset.ends && Number.isFinite(ends) ? `${Math.max(0, Math.ceil((ends - now) / 1000))} ${t("rd.sec")}` : "";
+  }
+}
+setInterval(tick, 200);
+
+// ---- the editor -------------------------------------------------------------------------------------
+
+function dataText(data) {
+  return Object.entries(data || {}).filter(([k]) => k !== "step")
+    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join("\n");
+}
+
+function parseData(text) {
+  const data = {};
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const at = line.indexOf(":");
+    if (at < 1) throw new Error(t("rd.bad_data_line", { line }));
+    data[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return data;
+}
+
+function openEditor(item) {
+  editing = item ? item.id : null;
+  $("rd-ed-title").textContent = item ? t("rd.editing", { label: item.label }) : t("rd.add");
+  const seg = item ? doc.segments.find((s) => s.items.includes(item)) : doc?.segments.at(-1);
+  $("f-segment").value = seg?.name || "";
+  $("f-label").value = item?.label || "";
+  $("f-graphic").value = item?.graphic || "lower-third";
+  $("f-layer").value = item?.layer || "main";
+  $("f-out").value = item ? String(item.out) : "manual";
+  $("f-data").value = item ? dataText(item.data) : "";
+  if (item) $("f-label").focus();
+}
+
+$("rd-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  let data;
+  try { data = parseData($("f-data").value); } catch (err) {
+    notice("error", t("rd.bad_data"), err.message, { code: "local" });
+    return;
+  }
+  const out = /^\d+$/.test($("f-out").value.trim()) ? Number($("f-out").value.trim()) : $("f-out").value.trim();
+  const body = { segment: $("f-segment").value.trim() || null, label: $("f-label").value.trim() || null,
+                 graphic: $("f-graphic").value, layer: $("f-layer").value.trim(), out, data };
+  const done = editing ? await edit("PATCH", `/items/${editing}`, body) : await edit("POST", "/items", body);
+  if (done) {
+    notice("ok", t("rd.saved"), "", { code: "ok", ms: 1500 });
+    document.activeElement?.blur();
+  }
+});
+$("f-new").addEventListener("click", () => openEditor(null));
+$("f-graphic").replaceChildren(...(cfg.graphics || []).map((g) => h("option", { value: g }, g)));
+
+// ---- the rundown's own controls -------------------------------------------------------------------
+
+$("rd-select").addEventListener("change", (e) => load(e.target.value));
+$("rd-new").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const name = $("rd-new-name").value.trim();
+  if (!name) return;
+  const r = await api("POST", "/api/rundowns", { name });
+  if (!r.ok) return noticeRefusal(r.data?.error);
+  $("rd-new-name").value = "";
+  doc = null;
+  await loadList(r.data.id);
+});
+$("rd-lock").addEventListener("click", () => act(doc?.locked ? "unlock" : "lock"));
+$("rd-import").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file || !doc) return;
+  const r = await fetch(`/api/rundowns/${doc.id}/import?expected_rev=${doc.rev}`, {
+    method: "POST", credentials: "same-origin", body: await file.text(),
+    headers: { "Content-Type": "text/csv", "X-CSRF-Token": cfg.csrf || "" } });
+  const answer = await r.json().catch(() => null);
+  if (!r.ok) {
+    const err = answer?.error || { code: `http_${r.status}` };
+    notice("error", t("err.bad_csv"), err.row ? `${t("rd.row_col", { row: err.row, column: err.column ?? "—" })} ${err.message}` : err.message || "", { code: err.code });
+    return;
+  }
+  notice("ok", t("rd.imported", { n: answer.items }), "", { code: "imported" });
+  await loadList(doc.id);
+  await load(doc.id);
+});
+
+// ---- people: the show's straps, from a spreadsheet ------------------------------------------------
+
+async function loadPeople() {
+  const r = await api("GET", "/api/people");
+  if (!r.ok) return;
+  $("rd-people").replaceChildren(...r.data.people.map((p) => h("button", {
+    type: "button", class: "btn btn-small", dataset: { person: p.name },
+    onclick: () => {
+      openEditor(null);
+      $("f-label").value = p.name;
+      $("f-graphic").value = "lower-third";
+      $("f-layer").value = "straps";
+      $("f-data").value = [`title: ${p.name}`, p.title ? `subtitle: ${p.title}` : "", p.photo ? `media: ${p.photo}` : ""]
+        .filter(Boolean).join("\n");
+      $("f-label").focus();
+    },
+  }, p.title ? `${p.name} · ${p.title}` : p.name)));
+}
+
+$("rd-people-import").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  const r = await fetch("/api/people/import", { method: "POST", credentials: "same-origin", body: await file.text(),
+    headers: { "Content-Type": "text/csv", "X-CSRF-Token": cfg.csrf || "" } });
+  const answer = await r.json().catch(() => null);
+  if (!r.ok) {
+    const err = answer?.error || { code: `http_${r.status}` };
+    notice("error", t("err.bad_csv"), err.row ? `${t("rd.row_col", { row: err.row, column: err.column ?? "—" })} ${err.message}` : err.message || "", { code: err.code });
+    return;
+  }
+  notice("ok", t("rd.people.imported", { n: answer.people.length }), "", { code: "imported" });
+  loadPeople();
+});
+
+// ---- keys and buttons ---------------------------------------------------------------------------------
+
+const KEYS = {
+  ArrowUp: () => act("previous"), ArrowDown: () => act("next"), " ": () => act("go"),
+  Enter: () => { const item = items().find((i) => i.id === doc?.focus); if (item) openEditor(item); },
+  F5: () => act("update"), Escape: () => act("all_out"), c: () => act("cue"), t: () => act("take_cued"),
+};
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest?.("input, textarea, select, [contenteditable]") || e.ctrlKey || e.metaKey || e.altKey) return;
+  const fn = KEYS[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+  if (!fn || !doc) return;
+  e.preventDefault();
+  if (!e.repeat) fn();
+});
+$("rd-prev").addEventListener("click", KEYS.ArrowUp);
+$("rd-next").addEventListener("click", KEYS.ArrowDown);
+$("rd-go").addEventListener("click", KEYS[" "]);
+$("rd-edit").addEventListener("click", KEYS.Enter);
+$("rd-update").addEventListener("click", KEYS.F5);
+$("rd-cue").addEventListener("click", KEYS.c);
+$("rd-take-cued").addEventListener("click", KEYS.t);
+$("rd-all-out").addEventListener("click", KEYS.Escape);
+
+onLangChange(render);
+loadList();
+loadPeople();
+openEditor(null);
