@@ -716,6 +716,17 @@ const ru = {
   "rd.people.import": "Импорт людей (CSV: name,title,photo)",
   "rd.people.export": "Экспорт людей",
   "rd.people.imported": "Людей в списке: {n}",
+  // rundown refusals
+  "err.ambiguous_item": "Несколько пунктов с таким названием — выберите по номеру",
+  "err.bad_action": "Неизвестное действие сценария",
+  "err.bad_item": "Пункт сценария заполнен неверно",
+  "err.duplicate_segment": "Блок с таким названием уже есть",
+  "err.empty_rundown": "В сценарии ещё нет пунктов",
+  "err.layer_changed": "Пункт перенесён на другой слой — выведите его заново",
+  "err.no_more_steps": "У пункта больше нет шагов",
+  "err.no_rundown": "Нет ни одного сценария — создайте его",
+  "err.on_air": "Сейчас в эфире — сначала уберите из эфира",
+  "err.too_many_items": "Слишком много пунктов в сценарии",
 };
 
 const uk = {
@@ -1432,6 +1443,17 @@ const uk = {
   "rd.people.import": "Імпорт людей (CSV: name,title,photo)",
   "rd.people.export": "Експорт людей",
   "rd.people.imported": "Людей у списку: {n}",
+  // rundown refusals
+  "err.ambiguous_item": "Кілька пунктів із такою назвою — оберіть за номером",
+  "err.bad_action": "Невідома дія сценарію",
+  "err.bad_item": "Пункт сценарію заповнено неправильно",
+  "err.duplicate_segment": "Блок із такою назвою вже є",
+  "err.empty_rundown": "У сценарії ще немає пунктів",
+  "err.layer_changed": "Пункт перенесено на інший шар — виведіть його знову",
+  "err.no_more_steps": "У пункту більше немає кроків",
+  "err.no_rundown": "Немає жодного сценарію — створіть його",
+  "err.on_air": "Зараз в ефірі — спершу приберіть з ефіру",
+  "err.too_many_items": "Забагато пунктів у сценарії",
 };
 
 const en = {
@@ -2148,6 +2170,17 @@ const en = {
   "rd.people.import": "Import people (CSV: name,title,photo)",
   "rd.people.export": "Export people",
   "rd.people.imported": "People in the list: {n}",
+  // rundown refusals
+  "err.ambiguous_item": "Several items have that label — pick one by its id",
+  "err.bad_action": "Unknown rundown action",
+  "err.bad_item": "The rundown item is not filled in correctly",
+  "err.duplicate_segment": "A segment with that name exists already",
+  "err.empty_rundown": "The rundown has no items yet",
+  "err.layer_changed": "The item moved to another layer — take it again",
+  "err.no_more_steps": "The item has no more steps",
+  "err.no_rundown": "There is no rundown yet — create one",
+  "err.on_air": "It is on air — take it out first",
+  "err.too_many_items": "Too many items in the rundown",
 };
 
 export const DICTS = { ru, uk, en };
