@@ -218,6 +218,9 @@ def _plain(args: list[Any]) -> list[Any]:
     return [a if isinstance(a, (str, int, float, bool)) or a is None else repr(a) for a in args][:16]
 
 
+FLOAT32_MAX = 3.4028234663852886e38
+
+
 def _typed(args: list[Any]) -> list[tuple[str, Any]]:
     """Echo a ping's simple arguments back with their own types."""
     out: list[tuple[str, Any]] = []
@@ -227,7 +230,8 @@ def _typed(args: list[Any]) -> list[tuple[str, Any]]:
         elif isinstance(a, int) and -(2**31) <= a < 2**31:
             out.append(("int", a))
         elif isinstance(a, float):
-            out.append(("float", a))
+            # a double beyond float32's range (sent with type tag d) goes back as a double
+            out.append(("float" if abs(a) <= FLOAT32_MAX or a != a else "double", a))
         elif isinstance(a, str):
             out.append(("string", a))
     return out

@@ -161,3 +161,13 @@ def test_any_bytes_never_raise(sessions, graphics, game, data):
     assert box.counters["refused"] + box.counters["ignored"] + box.counters["accepted"] >= 1
     if not box.counters["accepted"]:
         assert rev(sessions, game) == before
+
+
+def test_a_ping_echoes_a_double_too_large_for_a_float32():
+    """Found by the OSC fuzzing: a `d` argument beyond float32 made building the pong fail."""
+    from pythonosc.osc_message import OscMessage
+
+    from overlay.osc.inbound import _typed
+    from overlay.osc.template import build
+    pong = OscMessage(build("/chgk/pong", _typed([1e300, -1e39, 1.5, 7, "эхо"])))
+    assert pong.params == [1e300, -1e39, 1.5, 7, "эхо"]
