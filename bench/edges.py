@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from _common import ClientPool, Server, busy_s, cpu_s, machine, pct, rss_kb
-from latency import CYCLE, REGULAR, Driver
+from latency import Driver, send_cycle
 from tests.support import TOKEN, Redis
 
 
@@ -40,18 +40,8 @@ class Writer:
         self.i = 0
 
     def send(self) -> int:
-        step = CYCLE[self.i % len(CYCLE)]
-        if step == "undo":
-            status, body = self.driver.post("/api/games/g1/undo", {})
-        elif step == "spin":
-            landed = REGULAR[(self.i // len(CYCLE)) % len(REGULAR)]
-            status, body = self.driver.post("/api/games/g1/commands", {"type": "spin", "landed": landed})
-        else:
-            status, body = self.driver.post("/api/games/g1/commands", {"type": step})
         self.i += 1
-        if status != 200:
-            raise RuntimeError(f"{step} refused: {status} {str(body)[:300]}")
-        return body["state"]["rev"]
+        return send_cycle(self.driver, self.i - 1)
 
 
 def wait_synced(edge: Server, timeout: float = 60) -> None:

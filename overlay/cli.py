@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 
 def _host_port(value: str) -> str:
@@ -180,6 +182,11 @@ def serve(args: argparse.Namespace) -> int:
         if app.config.get("PASSWORD_FILE"):
             print(f"chgk-overlay: operator password is in {app.config['PASSWORD_FILE']}", file=sys.stderr, flush=True)
 
+    return _listen(run_server, app, args, ready)
+
+
+def _listen(run_server: Callable[..., None], app: Any, args: argparse.Namespace, ready: Callable[[int], None]) -> int:
+    """Serve until interrupted; a port that cannot be bound is said in words, exit code 1."""
     try:
         run_server(app, args.host, args.port, ready)
     except KeyboardInterrupt:
@@ -212,11 +219,4 @@ def edge(args: argparse.Namespace) -> int:
         print(f"chgk-overlay edge ({mode}): listening on http://{args.host}:{port}  (audience: /live, "
               f"overlays: /overlays/<name>), fed from Redis at {args.redis}", file=sys.stderr, flush=True)
 
-    try:
-        run_server(app, args.host, args.port, ready)
-    except KeyboardInterrupt:
-        pass
-    except OSError as exc:
-        print(f"chgk-overlay: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return _listen(run_server, app, args, ready)
