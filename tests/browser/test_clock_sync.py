@@ -168,8 +168,7 @@ def test_concurrent_syncs_share_one_round(page: Page) -> None:
     assert result == {"same": True, "emitted": 4, "rounds": 1}
 
 
-def test_the_local_wall_clock_is_finer_than_date_now_and_follows_steps(page: Page) -> None:
-    result = run(page, """
+WALL_CLOCK_JS = """
       const clock = new ServerClock();
       // The reference: the largest Date.now() - performance.now() over 30 ms of reads.
       let ref = -Infinity;
@@ -194,10 +193,23 @@ def test_the_local_wall_clock_is_finer_than_date_now_and_follows_steps(page: Pag
       }
       Date.now = realNow;
       return { min: Math.min(...errors), max: Math.max(...errors), steps };
-    """)
-    assert -0.3 < result["min"] and result["max"] < 0.3, result
-    # after a step of the wall clock, the clock reads the stepped time (within 2 ms of the reads around it)
-    assert all(early > -2 and late > -2 for early, late in result["steps"]), result
+    """
+
+
+def test_the_local_wall_clock_is_finer_than_date_now_and_follows_steps(page: Page) -> None:
+    def fine(r: dict) -> bool:
+        # within 0.3 ms of the reference; after a step of the wall clock, the stepped time (within
+        # 2 ms of the real time read on both sides)
+        return (-0.3 < r["min"] and r["max"] < 0.3
+                and all(early > -2 and late > -2 for early, late in r["steps"]))
+
+    # A busy machine may pause the page inside a reading (the clock's or the reference's): a correct
+    # clock comes within bounds in one of a few tries, Date.now() alone (up to 1 ms behind) in none.
+    for _ in range(5):
+        result = run(page, WALL_CLOCK_JS)
+        if fine(result):
+            break
+    assert fine(result), result
 
 
 # --- FramePace -----------------------------------------------------------------------------------
