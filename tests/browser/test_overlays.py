@@ -13,6 +13,7 @@ a temporary folder.
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -199,9 +200,13 @@ def test_timer_counts_down_from_ends_at_and_warns(server: Server, tab: Tab) -> N
     shown, server_left = page.evaluate(
         """(endsAt) => [document.querySelector('[data-ref=digits]').textContent,
                         endsAt - window.chgkOverlay.clock.now()]""", pub["timer"]["ends_at"])
-    local_now = page.evaluate("Date.now()")
-    server_now = requests.get(f"{server.url}/api/time", timeout=5).json()["server_now"]
-    assert abs(page.evaluate("window.chgkOverlay.clock.offset") - (server_now - local_now)) < 250
+    # the page's offset lies between what a server reading taken between two local readings allows
+    # (a loaded machine only widens that bracket)
+    local_before = page.evaluate("Date.now()")
+    server_now = requests.get(f"{server.url}/api/time", timeout=10).json()["server_now"]
+    local_after = page.evaluate("Date.now()")
+    offset = page.evaluate("window.chgkOverlay.clock.offset")
+    assert server_now - local_after - 50 <= offset <= server_now - local_before + 50, (offset, local_before, server_now, local_after)
     assert 10_000 < server_left <= 14_500
     # the whole seconds left, rounded up; a frame drawn just before or after a second's edge may
     # show its neighbour
@@ -209,9 +214,9 @@ def test_timer_counts_down_from_ends_at_and_warns(server: Server, tab: Tab) -> N
     assert shown in {f"0:{s:02d}" for s in (whole - 1, whole, whole + 1)}, (shown, server_left)
     # Warning look and signal at 10 s left, with tenths.
     wait_js(page, "document.querySelector('[data-part=timer]').classList.contains('warn')", timeout_ms=WAIT_MS)
-    digits = text_of(page, "[data-ref=digits]")
-    assert digits.startswith(("9,", "10,")) or digits == "10,0", digits
-    wait_js(page, "window.chgkOverlay.sounds.map(s => s.name).join() === 'start,warning'", timeout_ms=1000)
+    digits = text_of(page, "[data-ref=digits]")  # tenths, at or under ten seconds (read when we get to it)
+    assert re.fullmatch(r"\d{1,2},\d", digits) and float(digits.replace(",", ".")) <= 10.0, digits
+    wait_js(page, "window.chgkOverlay.sounds.map(s => s.name).join() === 'start,warning'")
     wait_js(page, "window.chgkOverlay.sounds.every(s => s.ok !== null)")
     assert page.evaluate("window.chgkOverlay.sounds.map(s => [s.name, s.ok, s.error || ''])") == [
         ["start", True, ""], ["warning", True, ""]]
@@ -345,7 +350,7 @@ def test_full_layout_composes_everything(server: Server, tab: Tab) -> None:
     game = new_game(server)
     page = tab.open(f"{server.url}/overlays/full")
     for part in ("scoreboard", "table"):
-        assert on_air(page, part)
+        wait_on_air(page, part)
     server.play(game, "spin", landed=5)
     wait_on_air(page, "question")
     wait_on_air(page, "blitz")
@@ -354,8 +359,8 @@ def test_full_layout_composes_everything(server: Server, tab: Tab) -> None:
     server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
                                          "data": {"title": "Анна", "subtitle": "капитан"}})
     wait_on_air(page, "lower-third")
-    # The strap is lifted above the card, not under it.
-    page.wait_for_timeout(700)
+    # The strap is lifted above the card, not under it (once the lift has played).
+    settle(page)
     lt, card = page.evaluate("""() => [document.querySelector('.lt-strap').getBoundingClientRect().bottom,
                                        document.querySelector('.qc').getBoundingClientRect().top]""")
     assert lt <= card
@@ -438,16 +443,16 @@ def test_server_reload_reloads_the_page(server: Server, tab: Tab) -> None:
     new_game(server)
     page = tab.open(f"{server.url}/overlays/timer")
     page.evaluate("window.__before_reload = true")
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + WAIT_MS / 1000
     mine: list[dict] = []
     while not mine and time.monotonic() < deadline:
         mine = [o for o in server.api("GET", "/api/overlays")["overlays"]
                 if o["graphic"] == "timer" and o["page"].startswith(server.url)]
         time.sleep(0.05)
     assert len(mine) == 1
-    with page.expect_event("load", timeout=5000):
+    with page.expect_event("load", timeout=WAIT_MS):
         server.api("POST", f"/api/overlays/{mine[0]['sid']}/reload")
-    page.wait_for_function("document.body.classList.contains('ready')", timeout=5000)
+    page.wait_for_function("document.body.classList.contains('ready')", timeout=WAIT_MS)
     assert page.evaluate("window.__before_reload") is None
 
 
@@ -460,7 +465,7 @@ def test_overlay_survives_a_server_restart_without_reloading(server: Server, tab
     page = tab.open(f"{server.url}/overlays/full?game={game}")
     page.evaluate("window.__no_reload = 42")
     server.kill()
-    wait_js(page, "document.body.dataset.connection === 'lost'", timeout_ms=5000)
+    wait_js(page, "document.body.dataset.connection === 'lost'")
     # Still on air while the server is away: the last state stays, nothing blanks.
     assert on_air(page, "scoreboard")
     server.start()

@@ -358,7 +358,7 @@ def test_lost_connection_banner_and_resync_after_restart(server_factory, context
     expect(banner).to_be_hidden()
 
     srv.kill()
-    expect(banner).to_be_visible(timeout=5000)
+    expect(banner).to_be_visible()
     expect(banner).to_contain_text("НЕТ СВЯЗИ С СЕРВЕРОМ")
     expect(panel.sector(4)).to_be_disabled()
     expect(panel.button("spin").locator(".why")).to_have_text("нет связи с сервером")

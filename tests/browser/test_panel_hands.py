@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.helpers import Tab, outside_safe_area, screenshot_dir, small_text, wait_on_air
+from tests.browser.helpers import Tab, outside_safe_area, screenshot_dir, settle, small_text, wait_on_air
 from tests.browser.test_panel import Panel, _dictionaries, spec
 from tests.support import ROOT, Server
 
@@ -319,8 +319,8 @@ def test_a_long_lower_third_fits_on_air(panel_server: Server, tab: Tab) -> None:
     page = tab.open(f"{panel_server.url}/overlays/lower-third")
     panel_server.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
                                                "data": {"title": LONG_NAME, "subtitle": LONG_SUB}})
-    wait_on_air(page, "lower-third", timeout_ms=5000)
-    page.wait_for_timeout(1200)               # the entrance has played
+    wait_on_air(page, "lower-third")
+    settle(page)                              # the entrance has played
     lines = page.evaluate(CUT_JS, ".lt-title, .lt-subtitle")
     assert len(lines) == 2
     for line in lines:
@@ -340,8 +340,8 @@ def test_long_club_names_fit_the_tiles_and_the_central_table(panel_server: Serve
     panel_server.play(game, "seat_team", team="t3")
     page = tab.open(f"{panel_server.url}/overlays/club-tables")
     panel_server.api("POST", "/api/graphics", {"action": "show", "graphic": "club-tables"})
-    wait_on_air(page, "club-tables", timeout_ms=5000)
-    page.wait_for_timeout(1200)
+    wait_on_air(page, "club-tables")
+    settle(page)
     tiles = page.evaluate(CUT_JS, ".ctb-name")
     assert len(tiles) == 12
     for tile in tiles:
@@ -352,8 +352,8 @@ def test_long_club_names_fit_the_tiles_and_the_central_table(panel_server: Serve
     assert small_text(page) == []
     panel_server.api("POST", "/api/graphics", {"action": "hide", "graphic": "club-tables"})
     ct = tab.open(f"{panel_server.url}/overlays/central-table")
-    wait_on_air(ct, "central-table", timeout_ms=5000)
-    ct.wait_for_timeout(1200)
+    wait_on_air(ct, "central-table")
+    settle(ct)
     (name,) = ct.evaluate(CUT_JS, ".ct-name")
     assert not name["cut"] and name["lines"] <= 2, name
     assert outside_safe_area(ct) == []
@@ -394,7 +394,7 @@ def test_the_live_page_says_what_a_button_does_and_greys_what_it_cannot(panel_se
     looks = """() => Object.fromEntries(['correct', 'incorrect', 'start_timer'].map(a => {
         const cs = getComputedStyle(document.querySelector(`[data-action="${a}"]`));
         return [a, [cs.borderColor, cs.backgroundColor, cs.opacity]]; }))"""
-    page.wait_for_function(f"() => new Set(Object.values(({looks})()).map(c => c.join())).size === 1", timeout=5000)
+    page.wait_for_function(f"() => new Set(Object.values(({looks})()).map(c => c.join())).size === 1")
     colours = page.evaluate(looks)
     # the hotkeys block says that it opens
     expect(page.locator("#keys-help summary .keys-show")).to_be_visible()

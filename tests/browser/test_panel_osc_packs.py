@@ -113,7 +113,7 @@ def test_osc_page_targets_cues_config_and_presets(osc_server: Server, receivers:
     assert osc_server.command(game, type="spin", landed=5).ok
     assert rx.wait_for("/chgk/event/spin") == [5, 5, "regular", 0]
     row = target.locator('tr[data-event="spin"]')
-    expect(row).to_contain_text("/chgk/event/spin", timeout=5000)
+    expect(row).to_contain_text("/chgk/event/spin")
     expect(row).to_contain_text('5 5 "regular" 0')
 
     # «Проверить»: one event's cues sent now, with the fields typed in
@@ -166,7 +166,7 @@ def test_osc_page_targets_cues_config_and_presets(osc_server: Server, receivers:
     expect(page.locator('[data-target="second"]')).to_contain_text("из osc.toml")
     assert osc_server.command(game, type="start_timer").ok
     assert rx2.wait_for("/chgk/event/timer_started") == ["minute", 60]
-    expect(page.locator('[data-target="second"] tr[data-event="timer_started"]')).to_be_visible(timeout=5000)
+    expect(page.locator('[data-target="second"] tr[data-event="timer_started"]')).to_be_visible()
     assert not osc_page.errors, osc_page.errors
 
 

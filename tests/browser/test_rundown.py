@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
-from tests.browser.helpers import PanelPage, Tab, screenshot_dir
+from tests.browser.helpers import WAIT_MS, PanelPage, Tab, screenshot_dir
 from tests.support import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -217,7 +217,7 @@ def test_a_prepared_show_from_the_keyboard(server_factory: Callable[..., Server]
         for tab in (straps, cards, every, preview):
             assert tab.errors == [], tab.errors
     finally:
-        expect.set_options(timeout=5000)  # Playwright's default, for the other modules
+        expect.set_options(timeout=WAIT_MS)  # the suite's bound (tests/browser/conftest.py), for the other modules
         ctx.close()
         for tab in (straps, cards, every, preview):
             tab.close()

@@ -109,8 +109,8 @@ def test_bug_shows_a_library_picture_and_a_re_upload_replaces_it_without_a_stale
     page = overlay.open(f"{srv.url}/overlays/bug")
     assert backgrounds(page) == TRANSPARENT
     take(srv, "bug", media=first["id"], corner="top-right")
-    wait_on_air(page, "bug", timeout_ms=5000)
-    wait_js(page, "url => document.querySelector('.bug-img.front').getAttribute('src') === url", first["url"], 5000)
+    wait_on_air(page, "bug")
+    wait_js(page, "url => document.querySelector('.bug-img.front').getAttribute('src') === url", first["url"])
     assert box_outside_safe(page, ".bug-img.front") == []
     page.evaluate(RECORD_BUG_JS)
     # a slow picture: the server holds the new file back, so the old one must stay until it is in
@@ -118,7 +118,7 @@ def test_bug_shows_a_library_picture_and_a_re_upload_replaces_it_without_a_stale
     sent = time.monotonic()
     second = upload(srv, logo("#b91c1c", "NEW LOGO", (420, 140)), media_id=first["id"])
     assert second["url"] != first["url"]
-    wait_js(page, "url => document.querySelector('.bug-img.front').getAttribute('src') === url", second["url"], 5000)
+    wait_js(page, "url => document.querySelector('.bug-img.front').getAttribute('src') === url", second["url"])
     shown_after = time.monotonic() - sent
     wait_js(page, "() => window.bugFrames.length > 5")
     frames = page.evaluate("window.bugFrames")
@@ -135,7 +135,7 @@ def test_bug_shows_a_library_picture_and_a_re_upload_replaces_it_without_a_stale
     # used while on air: a delete is refused
     assert srv.http.delete(f"{srv.url}/api/media/{first['id']}").status_code == 409
     out(srv, "bug")
-    wait_off_air(page, "bug", timeout_ms=5000)
+    wait_off_air(page, "bug")
 
 
 def test_bug_takes_a_url_and_any_corner_inside_the_safe_area(srv: Server, overlay: Tab, tmp_path: Path):
@@ -143,8 +143,8 @@ def test_bug_takes_a_url_and_any_corner_inside_the_safe_area(srv: Server, overla
     page = overlay.open(f"{srv.url}/overlays/bug")
     for corner in ("top-left", "bottom-right", "bottom-left", "top-right"):
         take(srv, "bug", media=srv.url + pic["url"], corner=corner, height=120)
-        wait_on_air(page, "bug", timeout_ms=5000)
-        wait_js(page, "c => document.querySelector(`[data-part='bug']`).classList.contains('corner-' + c)", corner, 5000)
+        wait_on_air(page, "bug")
+        wait_js(page, "c => document.querySelector(`[data-part='bug']`).classList.contains('corner-' + c)", corner)
         assert box_outside_safe(page, ".bug-img.front") == [], corner
     screenshot(page, screenshot_dir(tmp_path), "bug")
     out(srv, "bug")
@@ -184,7 +184,7 @@ def test_ticker_crawls_every_frame_and_an_edit_does_not_move_it(srv: Server, ove
     items = ["Следующая игра — 12 декабря, 19:00", "Клуб «Сова» ищет знатоков", "Финал сезона: 20 команд",
              "Спасибо зрителям за вопросы"]
     take(srv, "ticker", items=items, speed=180)
-    wait_on_air(page, "ticker", timeout_ms=5000)
+    wait_on_air(page, "ticker")
     # wait until the first item is well inside the window
     wait_js(page, "() => { const i = document.querySelector('.tk-item');"
                   " return i && i.getBoundingClientRect().left < 1400; }", timeout_ms=15_000)
@@ -213,7 +213,7 @@ def test_ticker_crawls_every_frame_and_an_edit_does_not_move_it(srv: Server, ove
             timeout_ms=60_000)
     screenshot(page, screenshot_dir(tmp_path), "ticker")
     out(srv, "ticker")
-    wait_off_air(page, "ticker", timeout_ms=5000)
+    wait_off_air(page, "ticker")
 
 
 def test_ticker_refuses_an_empty_list(srv: Server):
@@ -232,9 +232,9 @@ def test_slate_counts_down_on_server_time_and_a_reload_shows_the_same_second(srv
     payload = take(srv, "slate", kind="soon", subtitle="Финал сезона · Клуб «Сова»", countdown_ms=5 * 60_000 + 500)
     data = payload["graphics"]["slate"]["data"]
     assert data["ends_at"] == payload["graphics"]["slate"]["shown_at"] + 5 * 60_000 + 500
-    wait_on_air(page, "slate", timeout_ms=5000)
+    wait_on_air(page, "slate")
     assert page.eval_on_selector(".sl-title", "el => el.textContent") == "Скоро начнём"
-    wait_js(page, "() => /^[45]:[0-5][0-9]$/.test(document.querySelector('.sl-time').textContent)", timeout_ms=5000)
+    wait_js(page, "() => /^[45]:[0-5][0-9]$/.test(document.querySelector('.sl-time').textContent)")
     # the page shows the whole seconds left to ends_at by the server's clock
     left = page.evaluate("e => Math.ceil((e - window.chgkOverlay.clock.now()) / 1000)", data["ends_at"])
     m, s = time_text(page).split(":")
@@ -244,7 +244,7 @@ def test_slate_counts_down_on_server_time_and_a_reload_shows_the_same_second(srv
     screenshot(page, screenshot_dir(tmp_path), "slate")
     page.reload()
     page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=10_000)
-    wait_on_air(page, "slate", timeout_ms=5000)
+    wait_on_air(page, "slate")
     left = page.evaluate("e => Math.ceil((e - window.chgkOverlay.clock.now()) / 1000)", data["ends_at"])
     m, s = time_text(page).split(":")
     assert abs(int(m) * 60 + int(s) - left) <= 1
@@ -255,7 +255,7 @@ def test_slate_count_up_stops_at_its_limit(srv: Server, overlay: Tab):
     bg = upload(srv, portrait(), "hall.jpg")
     payload = take(srv, "slate", kind="break", count_up=True, limit_ms=2000, background=bg["id"])
     assert payload["graphics"]["slate"]["data"]["starts_at"] == payload["graphics"]["slate"]["shown_at"]
-    wait_on_air(page, "slate", timeout_ms=5000)
+    wait_on_air(page, "slate")
     assert page.eval_on_selector(".sl-title", "el => el.textContent") == "Перерва"
     wait_js(page, "url => { const i = document.querySelector('.sl-bg'); return i.getAttribute('src') === url"
                   " && i.classList.contains('loaded') && i.naturalWidth > 0; }", bg["url"], 10_000)
@@ -271,8 +271,8 @@ def test_slate_counts_down_to_a_time_of_day(srv: Server, overlay: Tab):
     payload = take(srv, "slate", title="Round 2", until=f"{local.tm_hour:02d}:{local.tm_min:02d}")
     ends_at = payload["graphics"]["slate"]["data"]["ends_at"]
     assert 2 * 3600_000 - 60_000 <= ends_at - payload["graphics"]["slate"]["shown_at"] <= 2 * 3600_000
-    wait_on_air(page, "slate", timeout_ms=5000)
-    wait_js(page, "() => /^[12]:[0-5][0-9]:[0-5][0-9]$/.test(document.querySelector('.sl-time').textContent)", timeout_ms=5000)
+    wait_on_air(page, "slate")
+    wait_js(page, "() => /^[12]:[0-5][0-9]:[0-5][0-9]$/.test(document.querySelector('.sl-time').textContent)")
     assert page.eval_on_selector(".sl-clock-label", "el => el.textContent") == "Starting in"
     for bad in ({"until": "25:00"}, {"until": "19:30", "countdown_ms": 1000}, {"kind": "party"}):
         r = srv.call("POST", "/api/graphics", {"action": "show", "graphic": "slate", "data": bad})
@@ -295,7 +295,7 @@ def test_credits_roll_up_and_resume_where_they_are_after_a_reload(srv: Server, o
     page = overlay.open(f"{srv.url}/overlays/credits")
     payload = take(srv, "credits", names=NAMES, speed=200)
     shown_at = payload["graphics"]["credits"]["shown_at"]
-    wait_on_air(page, "credits", timeout_ms=5000)
+    wait_on_air(page, "credits")
     wait_js(page, "() => document.querySelectorAll('.cr-row').length === 7")
     ys = []
     for _ in range(5):
@@ -315,7 +315,7 @@ def test_credits_roll_up_and_resume_where_they_are_after_a_reload(srv: Server, o
     before = roll_y(page)
     page.reload()
     page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=10_000)
-    wait_on_air(page, "credits", timeout_ms=5000)
+    wait_on_air(page, "credits")
     after = roll_y(page)
     assert after < before  # resumed further on, not from the bottom
     out(srv, "credits")
@@ -338,16 +338,16 @@ def test_strap_second_style_has_two_lines_and_a_photo(srv: Server, overlay: Tab,
     page = overlay.open(f"{srv.url}/overlays/lower-third")
     take(srv, "lower-third", style="photo", photo=pic["id"], title="Борис Крюк",
          subtitle="Капитан команды «Сова», шестой сезон за столом")
-    wait_on_air(page, "lower-third", timeout_ms=5000)
+    wait_on_air(page, "lower-third")
     wait_js(page, "url => { const i = document.querySelector('.lt-photo'); return i.getAttribute('src') === url"
-                  " && i.complete && i.naturalWidth > 0; }", pic["url"], 5000)
+                  " && i.complete && i.naturalWidth > 0; }", pic["url"])
     assert "style-photo" in page.get_attribute("[data-part='lower-third']", "class")
     assert box_outside_safe(page, ".lt-strap") == []
     assert small_text(page) == []
     screenshot(page, screenshot_dir(tmp_path), "lower-third-photo")
     # the plain style has no photo
     take(srv, "lower-third", title="Ведущий", subtitle="Борис Крюк")
-    wait_js(page, "() => !document.querySelector('[data-part=lower-third]').classList.contains('style-photo')", timeout_ms=5000)
+    wait_js(page, "() => !document.querySelector('[data-part=lower-third]').classList.contains('style-photo')")
     out(srv, "lower-third")
 
 

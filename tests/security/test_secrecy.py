@@ -206,14 +206,17 @@ def play(srv: Server, game: str, public: Public, forbidden_extra: set[str]) -> t
         found.extend(leaks({**public.pages(full=looks % 8 == 1), **public.sockets()}, everything - allowed))
         return state
 
-    def step(body: dict) -> dict:
+    def send(body: dict) -> dict:
         r = srv.call("POST", f"/api/games/{game}/commands", body)
         assert r.status_code == 200, (body, r.text)
-        return look(r.json()["state"])
+        return r.json()["state"]
+
+    def step(body: dict) -> dict:
+        return look(send(body))
 
     def time_up(state: dict) -> dict:
         """Wait for the server's clock to record the time-up, then look."""
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 15
         while True:
             now = srv.state(game)
             if now["rev"] > state["rev"]:
@@ -224,7 +227,7 @@ def play(srv: Server, game: str, public: Public, forbidden_extra: set[str]) -> t
     verdicts = iter([True, False, False, True] * 10)
     order = [5, 1, 9, 2, 3, 4, 6, 7, 8, 10, 11, 12, 13]
     state = srv.state(game)
-    rounds = 0
+    rounds = pauses = 0
     for sector in order:
         if state["status"] == "finished":
             break
@@ -237,10 +240,20 @@ def play(srv: Server, game: str, public: Public, forbidden_extra: set[str]) -> t
             if moves["early_answer"]["ok"] and rounds % 3 == 2:
                 state = step({"type": "early_answer"})
             else:
-                state = step({"type": "start_timer"})
+                state = send({"type": "start_timer"})
                 if rounds % 4 == 1 and state["moves"]["pause_timer"]["ok"]:
-                    state = step({"type": "pause_timer"})
-                    state = step({"type": "resume_timer"})
+                    # the pause follows the start at once: the minute is one second, and looking at
+                    # every surface can take longer than that on a loaded machine
+                    pause = srv.call("POST", f"/api/games/{game}/commands", {"type": "pause_timer"})
+                    if pause.status_code == 200:
+                        pauses += 1
+                        look(pause.json()["state"])
+                        state = step({"type": "resume_timer"})
+                    else:  # the minute ran out first; the refusal changed nothing
+                        assert pause.json()["error"]["code"] == "wrong_phase", pause.text
+                        look(state)
+                else:
+                    look(state)
                 state = time_up(state)
             if state["moves"]["extra_minute"]["ok"]:
                 state = time_up(step({"type": "extra_minute"}))
@@ -248,6 +261,7 @@ def play(srv: Server, game: str, public: Public, forbidden_extra: set[str]) -> t
                 state = time_up(step({"type": "club_help"}))
             state = step({"type": "judge", "correct": next(verdicts)})
     assert state["status"] == "finished", "the game did not reach its end"
+    assert pauses, "no minute was ever paused"
     # an undo takes the last verdict back: its answer must leave the screens again
     undone = srv.call("POST", f"/api/games/{game}/undo").json()["state"]
     r = undone["round"]
