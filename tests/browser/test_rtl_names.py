@@ -302,6 +302,9 @@ def test_the_panels_lists_keep_rtl_names_isolated(srv: Server, chromium: Browser
         assert_rtl_names(page, "#central-team .central-name", [TEAMS[3]])
         assert_in_order(page, "#central-team", [".table-no", ".central-name"])
         assert_rtl_names(page, "#game-title bdi", [TEAMS[3]])
+        # the undo button's words name the seated team, isolated with U+2068 … U+2069 in its text
+        undo = page.locator('button[data-action="undo"] .label')
+        expect(undo).to_contain_text("\u2068" + TEAMS[3] + "\u2069")
         page.screenshot(path=str(screenshot_dir(tmp_path) / "rtl-panel-club.png"))
 
         # the live desk of a tv game: the superblitz player «Играет: <name>», the name isolated
