@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import zxingcpp
 from PIL import Image
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
-from tests.browser.helpers import SAFE, Tab, screenshot, screenshot_dir, settle, wait_js, wait_on_air
+from tests.browser.helpers import SAFE, PanelPage, Tab, screenshot, screenshot_dir, settle, wait_js, wait_on_air
 from tests.browser.test_show_graphics import logo, upload
 from tests.support import Server
 
@@ -192,3 +192,96 @@ def test_without_a_public_address_the_code_is_refused(tmp_path: Path, live_url: 
         assert srv.http.get(srv.url + "/live/qr.svg", timeout=10).ok
     finally:
         srv.stop()
+
+
+def test_an_edge_draws_the_code_the_writer_chose(tmp_path: Path, chromium: Browser):
+    """An edge has no LIVE_URL of its own here (its /live/qr.svg would name its own host): the
+    slate it serves still shows the writer's LIVE_URL, carried in the graphic's data."""
+    from tests.edge.test_edge import start_edge
+    from tests.support import Redis
+
+    started: list = []
+    tab = Tab(chromium)
+    try:
+        redis = Redis(tmp_path / "redis")
+        started.append(redis)
+        redis.start()
+        writer = Server(tmp_path / "writer", redis=redis.url, env={"CHGK_OVERLAY_LIVE_URL": LIVE})
+        started.append(writer)
+        writer.start(timeout=120)
+        edge = start_edge(tmp_path, "edge", redis.url, started=started)
+        page = tab.open(f"{edge.url}/overlays/slate")
+        take(writer, "slate", {"kind": "soon", "qr": True, "qr_caption": "Следите за игрой"})
+        wait_on_air(page, "slate")
+        wait_js(page, "() => document.querySelector('.sl').classList.contains('with-qr')")
+        settle(page)
+        page.screenshot(path=str(tmp_path / "edge.png"))
+        assert decoded(tmp_path / "edge.png", card(page, ".sl")["code"]) == [LIVE]
+        assert tab.errors == []
+    finally:
+        tab.close()
+        for p in reversed(started):
+            p.stop()
+
+
+class Desk(PanelPage):
+    home = "/control/graphics"
+
+    def expected(self, message: ConsoleMessage) -> bool:
+        url = (message.location or {}).get("url", "")
+        return "status of 422" in message.text and "/api/graphics" in url  # the refusal asserted below
+
+
+def test_the_graphics_desk_takes_the_code_and_says_why_it_cannot(srv: Server, chromium: Browser, tmp_path: Path):
+    on_air = lambda s: s.api("GET", "/api/graphics")["graphics"]  # noqa: E731
+    ctx = chromium.new_context(viewport={"width": 1366, "height": 900}, locale="ru-RU")
+    bare = Server(tmp_path / "bare", mode="threading").start()  # no LIVE_URL
+    try:
+        desk = Desk(ctx.new_page(), srv).open()
+        page = desk.page
+        page.select_option("#slate-form [name=kind]", "break")
+        page.check("#slate-form [name=qr]")
+        page.fill("#slate-form [name=qr_caption]", "Следите за игрой")
+        page.click('[data-action="slate-take"]')
+        wait_for(lambda: on_air(srv).get("slate", {}).get("data", {}).get("qr"))
+        data = on_air(srv)["slate"]["data"]
+        assert (data["qr_url"], data["qr_caption"]) == (LIVE, "Следите за игрой")
+
+        # the bug with no picture («—»): the code alone
+        page.click("summary:has-text('bug')")
+        expect(page.locator('#bug-form [name=media] option[value=""]')).to_have_count(1)
+        page.select_option("#bug-form [name=media]", "")
+        page.check("#bug-form [name=qr]")
+        page.click('[data-action="bug-take"]')
+        wait_for(lambda: "bug" in on_air(srv))
+        assert {k: v for k, v in on_air(srv)["bug"]["data"].items() if k != "qr_modules"} == {
+            "corner": "top-right", "qr": True, "qr_url": LIVE}
+        for name in ("slate", "bug"):
+            srv.api("POST", "/api/graphics", {"action": "hide", "graphic": name})
+
+        # a server that does not know its public address: the refusal in the panel's words
+        assert desk.errors == []
+        ctx.close()  # cookies ignore the port: the other server's login gets its own context
+        ctx = chromium.new_context(viewport={"width": 1366, "height": 900}, locale="ru-RU")
+        other = Desk(ctx.new_page(), bare).open()
+        seq = bare.api("GET", "/api/graphics")["seq"]
+        other.page.check("#slate-form [name=qr]")
+        other.page.click('[data-action="slate-take"]')
+        expect(other.notice("no_live_url")).to_contain_text("Не задан адрес страницы зрителей (LIVE_URL)")
+        expect(other.notice("no_live_url")).to_contain_text("set LIVE_URL")
+        assert bare.api("GET", "/api/graphics")["seq"] == seq and "slate" not in on_air(bare)
+        assert other.errors == []
+    finally:
+        ctx.close()
+        bare.stop()
+
+
+def wait_for(check, timeout: float = 10):  # noqa: ANN001, ANN201 - a condition and its value
+    import time
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out")
