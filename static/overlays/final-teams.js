@@ -46,9 +46,10 @@ export default function create(root, ctx) {
     for (const box of el.querySelectorAll(".ft-team")) box.classList.toggle("won", box.dataset.team === winner);
     el.dataset.winner = winner || "";
     const sphinx = data.awards?.crystal_sphinx;
-    setText(f.foot, winner
-      ? `${tx("winner")}: ${tx(winner)}${sphinx ? ` · ${tx("sphinx")}: ${sphinx}` : ""}`
-      : teams.provisional ? tx("provisional") : "");
+    const foot = winner
+      ? [`${tx("winner")}: ${tx(winner)}`, ...(sphinx ? [` · ${tx("sphinx")}: `, bdi(sphinx)] : [])]
+      : [teams.provisional ? tx("provisional") : ""];
+    if (f.foot.textContent !== foot.map((x) => x.textContent ?? x).join("")) f.foot.replaceChildren(...foot);
     return true;
   }
 

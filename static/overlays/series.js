@@ -40,7 +40,8 @@ export default function create(root, ctx) {
       f.final.classList.toggle("empty", !games.length);
       setText(f.none, games.length ? "" : tx("to_play"));
     }
-    setText(f.winner, data.winner ? `${tx("winner")}: ${data.winner}` : "");
+    const won = data.winner ? `${tx("winner")}: ${data.winner}` : "";
+    if (f.winner.textContent !== won) f.winner.replaceChildren(...(data.winner ? [`${tx("winner")}: `, bdi(data.winner)] : []));
     el.dataset.winner = data.winner || "";
     return true;
   }

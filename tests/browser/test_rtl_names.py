@@ -346,6 +346,12 @@ def test_the_league_tables_keep_rtl_names_isolated(tmp_path: Path, chromium: Bro
         game = club_game(srv, sid, holding, teams)
         play_club(srv, game, "t1", [(True, ["t2"], None), (False, [], "t2"), (True, [], None), (True, [], None)],
                   best=teams[1]["players"][0])
+        # the Final: the club's team wins, its «דנה 0» gets the Crystal Sphinx
+        club = tv_game(srv, "מועדון", league[:6], season=sid, stage="final", final_team="club")
+        central = tv_game(srv, "השולחן המרכזי", league[6:], season=sid, stage="final", final_team="central_table")
+        play_tv(srv, club, [True, True])
+        play_tv(srv, central, [True, False, True])
+        ok(srv, "POST", f"/api/seasons/{sid}/awards", {"crystal_sphinx": ids[league[0]], "reason": "лучший"}, 201)
         stars = [tv_game(srv, team) for team in ("כוכבי הקולנוע", "نجوم 2")]
         play_tv(srv, stars[0], [True, True])
         play_tv(srv, stars[1], [True, False, True])
@@ -363,6 +369,13 @@ def test_the_league_tables_keep_rtl_names_isolated(tmp_path: Path, chromium: Bro
         assert_rtl_names(rating, ".sr-name")
         assert_in_order(rating, ".sr-row", [".sr-place", ".sr-name", ".sr-games", ".sr-points"])
         assert_rtl_names(finals, ".ft-player")
+        # the foot «Победитель: … · Хрустальный сфинкс: <name>», the name isolated at its end
+        assert_rtl_names(finals, "[data-ref=foot] bdi", [league[0]])
+        assert finals.evaluate("""() => {
+          const foot = document.querySelector('[data-ref=foot]'), label = foot.firstChild, r = document.createRange();
+          r.selectNodeContents(label);
+          return label.nodeType === 3 && r.getBoundingClientRect().right <= foot.querySelector('bdi').getBoundingClientRect().left + 0.5;
+        }""")
         assert_rtl_names(series, ".sw-team")
         assert_in_order(series, ".sw-entry", [".sw-team", ".sw-score"])
         shots = screenshot_dir(tmp_path)
