@@ -322,6 +322,15 @@ def test_the_panels_lists_keep_rtl_names_isolated(srv: Server, chromium: Browser
         }""")
         expect(page.locator("#game-title bdi")).to_have_text(EXPERTS)
         page.screenshot(path=str(screenshot_dir(tmp_path) / "rtl-panel-live.png"))
+
+        # setting a game up: a name typed in Hebrew is laid out right to left as it is typed
+        page.goto(f"{srv.url}/control/setup")
+        page.fill("#f-team", EXPERTS)
+        page.locator(".player-input").first.fill(PLAYERS[1])
+        assert page.evaluate("""() => [getComputedStyle(document.getElementById('f-team')).direction,
+                                       getComputedStyle(document.querySelector('.player-input')).direction]""") == ["rtl", "rtl"]
+        page.fill("#f-team", "Ландау")
+        assert page.evaluate("getComputedStyle(document.getElementById('f-team')).direction") == "ltr"
         assert panel.errors == []
     finally:
         ctx.close()
