@@ -13,6 +13,8 @@ from .rules import InputError, RuleError
 
 CORNERS = ("top-right", "top-left", "bottom-right", "bottom-left")
 SLATE_KINDS = ("break", "soon", "round", "text")
+# Data fields that are true or false (a rundown's CSV reads its cells "true"/"false" as such).
+FLAGS = ("qr", "count_up", "loop")
 HOUR = 3_600_000
 DAY = 24 * HOUR
 
