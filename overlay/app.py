@@ -53,6 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .media import Media, games_using, off_loop
     svc.media = Media(store, Path(app.config["DATA"]) / "media", clock=now_ms, offload=off_loop(app.config["ASYNC_MODE"]))
     svc.graphics.media = svc.media  # shown graphics carry their pictures' URLs
+    svc.graphics.live_url = app.config.get("LIVE_URL")  # a slate's or bug's QR code names only this
     sessions.media_url = svc.media.url  # a person's `photo` may name a picture
     svc.media.users += [svc.graphics.using, lambda m: games_using(sessions, m)]
 

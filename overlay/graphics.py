@@ -33,6 +33,7 @@ class Graphics:
         self.shown: dict[str, dict] = saved.get("shown", {})
         self.hidden: list[str] = saved.get("hidden", [])
         self.media: Any = None  # overlay.media.Media, set by the app
+        self.live_url: str | None = None  # LIVE_URL, set by the app: a slate's or bug's `qr` names it
         self.layers: dict[str, dict] = saved.get("layers", {})
 
     def payload(self) -> dict[str, Any]:
@@ -50,7 +51,7 @@ class Graphics:
         writes in the same transaction (the rundown's own change). Call with sessions.lock held."""
         now = self.sessions.clock()
         # a show graphic's data is checked (and its clock fixed in server time) as a desk's take is
-        changes = {layer: entry if entry is None else {**entry, "data": showgfx.check(entry["graphic"], entry["data"], now)}
+        changes = {layer: entry if entry is None else {**entry, "data": showgfx.check(entry["graphic"], entry["data"], now, self.live_url)}
                    for layer, entry in changes.items()}
         shown, hidden, layers = dict(self.shown), list(self.hidden), dict(self.layers)
         events: list[dict] = []
@@ -97,7 +98,7 @@ class Graphics:
             shown = {k: v for k, v in self.shown.items() if k != name}
             hidden = [h for h in self.hidden if h != name]
             if action == "show":
-                data = showgfx.check(name, data, now)
+                data = showgfx.check(name, data, now, self.live_url)
                 duration = data.get("duration_ms")
                 shown[name] = {"data": data, "shown_at": now,
                                "expires_at": now + duration if duration else None}

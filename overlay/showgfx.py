@@ -9,10 +9,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .rules import InputError
+from .rules import InputError, RuleError
 
 CORNERS = ("top-right", "top-left", "bottom-right", "bottom-left")
 SLATE_KINDS = ("break", "soon", "round", "text")
+# Data fields that are true or false (a rundown's CSV reads its cells "true"/"false" as such).
+FLAGS = ("qr", "count_up", "loop")
 HOUR = 3_600_000
 DAY = 24 * HOUR
 
@@ -41,15 +43,16 @@ def _picture(data: dict, key: str, required: bool) -> None:
         raise _fail(f"'{key}' must name a picture: a media id from the library (\"m3\") or a URL.")
 
 
-def bug(data: dict, now: int) -> dict:
-    _picture(data, "media", required=True)
+def bug(data: dict, now: int, live_url: str | None = None) -> dict:
+    data = _qr(data, live_url)
+    _picture(data, "media", required=not data.get("qr"))
     if data.get("corner", "top-right") not in CORNERS:
         raise _fail(f"'corner' must be one of {', '.join(CORNERS)}.")
     _int(data, "height", 40, 300, "pixels")
     return data
 
 
-def ticker(data: dict, now: int) -> dict:
+def ticker(data: dict, now: int, live_url: str | None = None) -> dict:
     items = data.get("items")
     if not isinstance(items, list) or not items or len(items) > 50:
         raise _fail("'items' must be a list of 1 to 50 texts.")
@@ -62,7 +65,8 @@ def ticker(data: dict, now: int) -> dict:
     return data
 
 
-def slate(data: dict, now: int) -> dict:
+def slate(data: dict, now: int, live_url: str | None = None) -> dict:
+    data = _qr(data, live_url)
     if data.get("kind", "text") not in SLATE_KINDS:
         raise _fail(f"'kind' must be one of {', '.join(SLATE_KINDS)}.")
     for key in ("title", "subtitle", "kicker", "clock_label"):
@@ -98,7 +102,7 @@ def _time_of_day(value: Any, now: int) -> int:
     return at + DAY if at < now - HOUR else at
 
 
-def credits(data: dict, now: int) -> dict:
+def credits(data: dict, now: int, live_url: str | None = None) -> dict:
     names = data.get("names")
     if not isinstance(names, list) or not names or len(names) > 200:
         raise _fail("'names' must be a list of 1 to 200 names.")
@@ -113,19 +117,59 @@ def credits(data: dict, now: int) -> dict:
     return data
 
 
-def lower_third(data: dict, now: int) -> dict:
+def lower_third(data: dict, now: int, live_url: str | None = None) -> dict:
     if data.get("style", "plain") not in ("plain", "photo"):
         raise _fail("'style' must be \"plain\" or \"photo\" (two lines and a photo).")
     _picture(data, "photo", required=False)
     return data
 
 
-CHECKS: dict[str, Callable[[dict, int], dict]] = {
+def _qr(data: dict, live_url: str | None) -> dict:
+    """`qr: true` on a slate or a bug: the audience page's QR code. Its address is the configured
+    public one (`LIVE_URL`) and nothing else — not the overlay's host (OBS often loads it from
+    localhost), not the caller's; the server writes it and the code's modules into the data
+    (`qr_url`, `qr_modules`: rows of hex, the dark modules as 1 bits, most significant first) so
+    every overlay, on the writer or on an edge, draws the same code."""
+    data = {k: v for k, v in data.items() if k not in ("qr_url", "qr_modules")}  # the server sets these
+    qr = data.get("qr")
+    if qr is not None and not isinstance(qr, bool):
+        raise _fail("'qr' must be true (show the audience page's QR code) or false.")
+    _text(data, "qr_caption", 60)
+    if not qr:
+        return data
+    url = public_live_url(live_url)
+    data["qr_url"], data["qr_modules"] = url, qr_modules(url)
+    return data
+
+
+def public_live_url(live_url: str | None) -> str:
+    """`LIVE_URL` if it is an http(s) address, else a refusal (422) saying how to set it."""
+    if not live_url:
+        raise RuleError("no_live_url", "The audience page's public address is not configured, so its QR code "
+                                        "cannot be drawn: set LIVE_URL (config.toml, or CHGK_OVERLAY_LIVE_URL) "
+                                        "to the address phones open, e.g. \"https://live.example.org/live\".")
+    if (not isinstance(live_url, str) or not re.fullmatch(r"https?://[^\s/?#]+(/[^\s]*)?", live_url)
+            or len(live_url) > 300):
+        raise RuleError("no_live_url", f"LIVE_URL {str(live_url)[:80]!r} is not an http(s) address, so no QR code "
+                                        "is drawn: set it to the address phones open, e.g. "
+                                        "\"https://live.example.org/live\".")
+    return live_url
+
+
+def qr_modules(url: str) -> list[str]:
+    import segno
+
+    rows = segno.make(url, error="m", micro=False).matrix
+    return [f"{int(''.join('1' if m else '0' for m in row), 2):0{(len(row) + 3) // 4}x}" for row in rows]
+
+
+CHECKS: dict[str, Callable[..., dict]] = {
     "bug": bug, "ticker": ticker, "slate": slate, "credits": credits, "lower-third": lower_third,
 }
 
 
-def check(name: str, data: dict, now: int) -> dict:
-    """The data to put on air for a `show` of graphic `name` (InputError when it is wrong)."""
+def check(name: str, data: dict, now: int, live_url: str | None = None) -> dict:
+    """The data to put on air for a `show` of graphic `name` (InputError when it is wrong);
+    `live_url`: the audience page's public address (`LIVE_URL`), for a `qr`."""
     fn = CHECKS.get(name)
-    return fn(dict(data), now) if fn else data
+    return fn(dict(data), now, live_url) if fn else data

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from ..rules import InputError
+from ..showgfx import FLAGS
 from . import model
 
 COLUMNS = ("segment", "label", "graphic", "layer", "out")
@@ -73,7 +74,12 @@ def parse_items(text: str, graphics: tuple[str, ...]) -> list[dict]:
         body: dict[str, Any] = {"data": {}}
         for name, value in cells.items():
             if name.startswith("data."):
-                if value.strip():  # a data text stays as written, spaces and all
+                if name[5:] in FLAGS and value.strip():  # a show graphic's switch: true or false
+                    flag = value.strip().lower()
+                    if flag not in ("true", "false"):
+                        raise CsvError(f"Row {line}, column {name}: '{name[5:]}' must be true or false.", line, name)
+                    body["data"][name[5:]] = flag == "true"
+                elif value.strip():  # a data text stays as written, spaces and all
                     body["data"][name[5:]] = value
                 continue
             value = value.strip()

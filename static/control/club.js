@@ -6,7 +6,7 @@
 // whose refusal is shown.
 
 import { t } from "./i18n.js";
-import { h, notice } from "./common.js";
+import { h, notice, bdi, tNames, gameTitle } from "./common.js";
 import { fitLines } from "../lib/dom.js";
 import { describeUndo, kindName, sideName } from "./describe.js";
 import {
@@ -159,9 +159,9 @@ function renderCentral(state) {
       const team = teamById(state, central.team);
       body.append(h("div", { class: "central-team", id: "central-team", "data-team": central.team },
                     h("span", { class: "table-no" }, String(tableOf(state, central.team))),
-                    h("strong", { class: "central-name" }, team?.name || central.team)),
+                    h("strong", { class: "central-name" }, bdi(team?.name || central.team))),
                   h("ul", { class: "central-players", id: "central-players" },
-                    ...(team?.players || []).map((p) => h("li", {}, p))));
+                    ...(team?.players || []).map((p) => h("li", {}, bdi(p)))));
     } else if (state?.rules === "club") {
       body.append(h("p", { class: "central-free" }, t("club.seat_free")));
       if (central?.left) body.append(h("p", { class: "muted", id: "central-left" }, t("club.left", { team: tableLabel(state, central.left) })));
@@ -172,7 +172,7 @@ function renderCentral(state) {
           // a candidate card has the table tile's layout (panel.css), number then name
           const btn = h("button", { type: "button", class: `candidate${id === chosen ? " chosen" : ""}`, "data-team": id,
                                     "aria-pressed": id === chosen ? "true" : "false" },
-                        h("span", { class: "table-no" }, String(tableOf(state, id))), h("span", { class: "tile-name" }, teamName(state, id)));
+                        h("span", { class: "table-no" }, String(tableOf(state, id))), h("span", { class: "tile-name" }, bdi(teamName(state, id))));
           btn.addEventListener("click", () => { chosen = id; renderCentral(conn.state); });
           row.append(btn);
         }
@@ -305,7 +305,7 @@ function buildTiles(state) {
   tileEls.clear();
   teamsOf(state).forEach((team, i) => {
     const no = h("span", { class: "table-no" }, String(i + 1));
-    const name = h("span", { class: "tile-name" }, team.name);
+    const name = h("span", { class: "tile-name" }, bdi(team.name));
     const flags = h("span", { class: "tile-flags" });
     const tile = h("button", { type: "button", class: "table-tile", "data-team": team.id, "data-table": i + 1,
                                "aria-pressed": "false" }, no, name, flags);
@@ -417,7 +417,7 @@ function renderEntry() {
   }
   const n = Number(entry);
   const team = teamsOf(conn.state)[n - 1];
-  el.textContent = team ? t("club.entry.typed", { n, name: team.name }) : t("club.entry.sector_only", { n });
+  el.replaceChildren(...(team ? tNames("club.entry.typed", { name: team.name }, { n }) : [t("club.entry.sector_only", { n })]));
   el.classList.add("active");
 }
 
@@ -530,7 +530,7 @@ function render(state, prev) {
     $("club-empty-hint").replaceChildren(h("a", { href: cfg.urls?.setup || "/control/setup" }, t("club.no_game.hint")));
   }
   const gameState = club ? state : null;
-  $("game-title").textContent = club ? [state.title, state.central?.team ? teamName(state, state.central.team) : ""].filter(Boolean).join(" — ") : "";
+  $("game-title").replaceChildren(...(club ? gameTitle(state.title, state.central?.team ? teamName(state, state.central.team) : "") : []));
   if (switchedGame(state, prev)) chosen = null;
   renderScore(gameState, expertsName(gameState), clubBadges);
   renderSectors(gameState);

@@ -25,6 +25,35 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// ---- names: Hebrew or Arabic ones read right to left without moving what is around them ---------
+
+/** A name (a team's, a player's) as an isolated run: <bdi> takes its direction from its first
+ * strong letter and keeps the words, numbers and punctuation beside it in their order. */
+export function bdi(name) {
+  return h("bdi", {}, name == null ? "" : String(name));
+}
+
+/** `t(key, {...names, ...params})` as nodes, each of `names` in a <bdi>. */
+export function tNames(key, names, params = {}) {
+  const keys = Object.keys(names);
+  const marks = Object.fromEntries(keys.map((k, i) => [k, `\u0001${i}\u0001`]));
+  return t(key, { ...params, ...marks }).split(/\u0001(\d+)\u0001/)
+    .map((part, i) => (i % 2 ? bdi(names[keys[Number(part)]]) : part)).filter((x) => x !== "");
+}
+
+/** The top bar's "game title — team name", the name isolated. */
+export function gameTitle(title, name) {
+  return [title, name && bdi(name)].filter(Boolean).flatMap((x, i) => (i ? [" — ", x] : [x]));
+}
+
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+
+/** A name inside a text that goes to air as text (a strap's subtitle): wrapped in Unicode's
+ * first-strong isolate (U+2068 … U+2069) when it holds right-to-left letters, else as it is. */
+export function isolated(name) {
+  return RTL.test(name) ? `\u2068${name}\u2069` : name;
+}
+
 // ---- notices: one at a time, in their own place in the top bar ---------------------------------
 // The place is in the page's flow (never over a control) and keeps its height; a newer notice
 // replaces the one shown, except that a passing "done" (`yields`) does not hide a refusal just shown.

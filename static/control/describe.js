@@ -1,6 +1,7 @@
 // Words for what the state holds: phases, kinds, timers, and what `undo` would revert.
 
 import { t } from "./i18n.js";
+import { isolated } from "./common.js";
 
 export function kindName(kind) {
   return t(`kind.${kind}`);
@@ -33,13 +34,13 @@ export function describeUndo(undo) {
       text = t(e.correct ? "ev.judged_correct" : "ev.judged_incorrect", { n: (e.question ?? 0) + 1 });
       break;
     case "player_chosen":
-      text = t("ev.player_chosen", { player: e.player });
+      text = t("ev.player_chosen", { player: isolated(e.player) });
       break;
     case "decisive_decided":
       text = t(e.granted ? "ev.decisive_granted" : "ev.decisive_refused");
       break;
     case "team_seated":
-      text = t("ev.team_seated", { team: e.team });
+      text = t("ev.team_seated", { team: isolated(e.team) });
       break;
     default: {
       const key = `ev.${e.type}`;

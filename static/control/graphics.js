@@ -4,7 +4,7 @@
 // POST /api/graphics — one path, recorded.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, api, apiData, notice, noticeRefusal, wireLanguage, dropPointerFocus, fmtTime } from "./common.js";
+import { pageConfig, h, api, apiData, notice, noticeRefusal, wireLanguage, dropPointerFocus, fmtTime, bdi, isolated } from "./common.js";
 import { ControlConnection } from "./connection.js";
 import { mountShowDesk } from "./showdesk.js";
 
@@ -104,8 +104,8 @@ function presets(state) {
   const team = state?.experts;
   if (team?.name) list.push({ title: team.name, subtitle: t("gfx.sub.team") });
   for (const p of team?.players || []) {
-    list.push({ title: p, subtitle: p === team.captain ? t("gfx.sub.captain", { team: team.name })
-                                                       : t("gfx.sub.player", { team: team.name }) });
+    list.push({ title: p, subtitle: p === team.captain ? t("gfx.sub.captain", { team: isolated(team.name) })
+                                                       : t("gfx.sub.player", { team: isolated(team.name) }) });
   }
   const host = $("host-name").value.trim();
   if (host) list.push({ title: host, subtitle: t("gfx.sub.host") });
@@ -120,7 +120,7 @@ function renderPresets() {
   box.replaceChildren(...list.map((p) => h("button", {
     type: "button", class: "btn preset", "data-title": p.title,
     onclick: () => takeLowerThird(p.title, p.subtitle),
-  }, h("strong", {}, p.title), h("small", {}, p.subtitle))));
+  }, h("strong", {}, bdi(p.title)), h("small", {}, p.subtitle))));
   if (!list.length) box.append(h("p", { class: "muted" }, t("gfx.no_presets")));
 }
 

@@ -727,6 +727,10 @@ const ru = {
   "err.no_rundown": "Нет ни одного сценария — создайте его",
   "err.on_air": "Сейчас в эфире — сначала уберите из эфира",
   "err.too_many_items": "Слишком много пунктов в сценарии",
+  // audience QR code (slate, bug)
+  "show.qr": "QR-код страницы зрителей (/live)",
+  "show.qr_caption": "Подпись к QR-коду",
+  "err.no_live_url": "Не задан адрес страницы зрителей (LIVE_URL)",
 };
 
 const uk = {
@@ -1454,6 +1458,10 @@ const uk = {
   "err.no_rundown": "Немає жодного сценарію — створіть його",
   "err.on_air": "Зараз в ефірі — спершу приберіть з ефіру",
   "err.too_many_items": "Забагато пунктів у сценарії",
+  // audience QR code (slate, bug)
+  "show.qr": "QR-код сторінки глядачів (/live)",
+  "show.qr_caption": "Підпис до QR-коду",
+  "err.no_live_url": "Не задано адресу сторінки глядачів (LIVE_URL)",
 };
 
 const en = {
@@ -2181,6 +2189,10 @@ const en = {
   "err.no_rundown": "There is no rundown yet — create one",
   "err.on_air": "It is on air — take it out first",
   "err.too_many_items": "Too many items in the rundown",
+  // audience QR code (slate, bug)
+  "show.qr": "Audience page QR code (/live)",
+  "show.qr_caption": "QR code caption",
+  "err.no_live_url": "The audience page's address is not set (LIVE_URL)",
 };
 
 export const DICTS = { ru, uk, en };

@@ -6,7 +6,7 @@
 
 import { t, currentLang } from "./i18n.js";
 import { translator } from "../lib/i18n.js";
-import { h, notice, safeUrl } from "./common.js";
+import { h, notice, safeUrl, tNames, gameTitle } from "./common.js";
 import { check, eligiblePlayers, nextUnplayed } from "./rules.js";
 import { kindName, describeUndo, reasonText, sideName } from "./describe.js";
 import {
@@ -191,7 +191,7 @@ function questionHead(round) {
     out.push(marks);
   }
   if (round.kind === "superblitz") {
-    out.push(h("p", { class: "q-player" }, round.player ? t("q.player", { player: round.player }) : t("q.no_player")));
+    out.push(h("p", { class: "q-player" }, ...(round.player ? tNames("q.player", { player: round.player }) : [t("q.no_player")])));
   }
   if (round.early) out.push(h("p", { class: "q-flag" }, t("q.early")));
   return out;
@@ -314,7 +314,7 @@ listenKeys(undo, {
 function render(state, prev) {
   $("no-game").hidden = state !== null;
   $("live").dataset.hasGame = state ? "1" : "0";
-  $("game-title").textContent = state ? [state.title, state.experts?.name].filter(Boolean).join(" — ") : "";
+  $("game-title").replaceChildren(...(state ? gameTitle(state.title, state.experts?.name) : []));
   if (switchedGame(state, prev)) decisivePick = [];
   renderWheel(state);
   renderScore(state, state?.experts?.name || t("side.experts"), tvBadges);

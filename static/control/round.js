@@ -5,7 +5,7 @@
 // which verdicts it trusts (rules.js or the server's `state.moves`), its keys and its extras.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, notice, dropStaleNotices, refusalText, wireLanguage, safeUrl, dropPointerFocus } from "./common.js";
+import { pageConfig, h, notice, dropStaleNotices, refusalText, wireLanguage, safeUrl, dropPointerFocus, bdi } from "./common.js";
 import { ControlConnection } from "./connection.js";
 import { kindName, phaseName, reasonText, clockText, sideName } from "./describe.js";
 
@@ -266,7 +266,7 @@ export function playerRow(players, onPick, { keys = false, action = null } = {})
   const row = h("div", { class: "picker-players" });
   players.forEach((p, i) => {
     const btn = h("button", { type: "button", class: "btn player", "data-player": p, "data-action": action },
-                  h("span", { class: "label" }, p), keys && i < 9 ? h("kbd", { class: "key" }, `⇧${i + 1}`) : null);
+                  h("span", { class: "label" }, bdi(p)), keys && i < 9 ? h("kbd", { class: "key" }, `⇧${i + 1}`) : null);
     btn.addEventListener("click", () => onPick(p));
     row.append(btn);
   });

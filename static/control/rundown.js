@@ -4,7 +4,7 @@
 // (`rundown`), so two desks editing one rundown see each other.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, api, notice, noticeRefusal, wireLanguage, dropPointerFocus } from "./common.js";
+import { pageConfig, h, api, notice, noticeRefusal, wireLanguage, dropPointerFocus, bdi } from "./common.js";
 import { ControlConnection } from "./connection.js";
 
 const cfg = pageConfig();
@@ -288,7 +288,7 @@ async function loadPeople() {
         .filter(Boolean).join("\n");
       $("f-label").focus();
     },
-  }, p.title ? `${p.name} · ${p.title}` : p.name)));
+  }, bdi(p.name), p.title ? ` · ${p.title}` : "")));
 }
 
 $("rd-people-import").addEventListener("change", async (e) => {

@@ -97,7 +97,7 @@ function addPlayer(value = "") {
   const box = $("f-players");
   if (box.children.length >= MAX_PLAYERS) return;
   const i = box.children.length + 1;
-  const input = h("input", { class: "player-input", maxlength: 200, value,
+  const input = h("input", { dir: "auto", class: "player-input", maxlength: 200, value,
                              placeholder: t("setup.player_n", { n: i }), "aria-label": t("setup.player_n", { n: i }) });
   input.addEventListener("input", renderCaptain);
   box.append(input);
@@ -220,9 +220,9 @@ function addTeam(name = "", lineup = "") {
   const box = $("f-teams");
   if (box.children.length >= MAX_TEAMS) return;
   const n = box.children.length + 1;
-  const nameInput = h("input", { class: "team-name", maxlength: 200, value: name, placeholder: t("setup.team_n", { n }),
+  const nameInput = h("input", { dir: "auto", class: "team-name", maxlength: 200, value: name, placeholder: t("setup.team_n", { n }),
                                  "aria-label": t("setup.team_n", { n }) });
-  const playersInput = h("input", { class: "team-players", maxlength: 2000, value: lineup, placeholder: t("setup.team_players_hint"),
+  const playersInput = h("input", { dir: "auto", class: "team-players", maxlength: 2000, value: lineup, placeholder: t("setup.team_players_hint"),
                                     "aria-label": t("setup.team_players", { n }) });
   nameInput.addEventListener("input", renderTeamWarnings);
   playersInput.addEventListener("input", renderTeamWarnings);

@@ -14,6 +14,13 @@ export function creditLine(line) {
   return m ? { role: m[1].trim(), name: m[2].trim() } : line.trim();
 }
 
+/** The audience page's QR code on a slate or a bug: the form's checkbox and caption. */
+function qrFields(form, data) {
+  if (!form.elements.qr.checked) return data;
+  const caption = form.elements.qr_caption.value.trim();
+  return { ...data, qr: true, ...(caption ? { qr_caption: caption } : {}) };
+}
+
 function lines(text) {
   return String(text || "").split("\n").map((s) => s.trim()).filter(Boolean);
 }
@@ -36,7 +43,7 @@ export function mountShowDesk(graphic) {
       data.count_up = true;
       if (value) data.limit_ms = Math.round(Number(value.replace(",", ".")) * 60_000);
     }
-    graphic("show", "slate", data);
+    graphic("show", "slate", qrFields(slate, data));
   });
 
   const ticker = $("ticker-form");
@@ -69,19 +76,22 @@ export function mountShowDesk(graphic) {
   bug.addEventListener("submit", (e) => {
     e.preventDefault();
     const media = bug.elements.media.value;
-    if (!media) {
+    const qr = bug.elements.qr.checked;
+    if (!media && !qr) {
       notice("info", t("show.bug.need_picture"), "", { code: "local" });
       return;
     }
-    graphic("show", "bug", { media, corner: bug.elements.corner.value });
+    graphic("show", "bug", qrFields(bug, { ...(media ? { media } : {}), corner: bug.elements.corner.value }));
   });
   // the library's pictures, fresh each time the bug's section is opened
   const loadPictures = async () => {
     const data = await apiData("GET", "/api/media");
     const select = bug.elements.media;
     const keep = select.value;
-    select.replaceChildren(...(data?.media || []).map((m) => h("option", { value: m.id }, `${m.id} · ${m.name || m.type}`)));
-    if (keep) select.value = keep;
+    // "—": no picture, for a bug that is the QR code alone
+    select.replaceChildren(h("option", { value: "" }, "—"),
+      ...(data?.media || []).map((m) => h("option", { value: m.id }, `${m.id} · ${m.name || m.type}`)));
+    select.value = keep || data?.media?.[0]?.id || ""; // the first picture, as before "—" was there
   };
   bug.closest("details").addEventListener("toggle", (e) => { if (e.target.open) loadPictures(); });
 

@@ -22,6 +22,25 @@ export function setText(el, text) {
   return true;
 }
 
+// Names (a team's, a player's, a person's on a strap) may be Hebrew or Arabic: each sits in its
+// own <bdi> (direction from its first strong letter, isolated from what is around it), so it
+// reads right to left while the numbers and punctuation beside it keep their order, and its box
+// keeps the graphic's alignment (dir="auto" on the box would right-align an RTL name).
+
+/** A name as an isolated run: h("span", {class: "x-name"}, bdi(team.name)). */
+export function bdi(name) {
+  return h("bdi", {}, name == null ? "" : String(name));
+}
+
+/** Sets a name as the only content of `el`, isolated in a <bdi> (an empty name leaves `el`
+ * empty, for :empty rules). Returns true when it changed. */
+export function setName(el, name) {
+  const s = name == null ? "" : String(name);
+  if (el.textContent === s && (s === "" || el.firstElementChild?.tagName === "BDI")) return false;
+  el.replaceChildren(...(s ? [bdi(s)] : []));
+  return true;
+}
+
 /** Toggles the on-air class of a graphic part: `.is-in` parts are visible once the stage is live. */
 export function show(el, on) {
   el.classList.toggle("is-in", !!on);

@@ -3,7 +3,7 @@
 // league's season rating (the public league endpoint, fetched again on each `league` notice). A plain
 // document for a phone: no animation, no images, redrawn from each state.
 
-import { h, setText } from "../lib/dom.js";
+import { bdi, h, setName, setText } from "../lib/dom.js";
 import { leagueText } from "../lib/league.js";
 import { formatRemaining, remainingMs } from "../lib/timer.js";
 
@@ -26,7 +26,7 @@ export default function create(stage, ctx) {
     document.body.classList.toggle("no-game", !state);
     clearInterval(ticking);
     if (!state) return;
-    setText(field("experts"), state.experts?.name || t("experts"));
+    setName(field("experts"), state.experts?.name || t("experts"));
     setText(field("score-experts"), String(state.score?.experts ?? 0));
     setText(field("score-viewers"), String(state.score?.viewers ?? 0));
     setText(field("winner"), state.winner ? t(`winner_${state.winner}`) : state.status === "finished" ? t("live_game_over") : "");
@@ -42,7 +42,7 @@ export default function create(stage, ctx) {
     const teams = Array.isArray(state.teams) ? state.teams : [];
     stage.querySelector(".tables").hidden = !teams.length;
     field("tables").replaceChildren(...[...teams].sort((a, b) => (b.gain ?? 0) - (a.gain ?? 0))
-      .map((team) => h("li", {}, h("span", {}, team.name), h("b", {}, String(team.gain ?? 0)))));
+      .map((team) => h("li", {}, h("span", {}, bdi(team.name)), h("b", {}, String(team.gain ?? 0)))));
     field("sectors").replaceChildren(...(state.sectors || []).map((s) =>
       h("li", { class: `sector ${s.played ? "played" : ""} ${s.result || ""}`, title: t(`kind_${s.kind}`) }, String(s.number))));
     drawTimer();
@@ -60,9 +60,9 @@ export default function create(stage, ctx) {
         { cache: "no-store" })).json();
       const rows = view.rating || [];
       league.hidden = !rows.length;
-      setText(field("league-title"), `${leagueText(t.lang)("title")} · ${season.name}`);
+      field("league-title").replaceChildren(`${leagueText(t.lang)("title")} · `, bdi(season.name));
       field("league").replaceChildren(...rows.map((r) =>
-        h("li", {}, h("span", {}, `${r.place}. ${r.player}`), h("b", {}, t.number(r.points)))));
+        h("li", {}, h("span", {}, `${r.place}. `, bdi(r.player)), h("b", {}, t.number(r.points)))));
     } catch {
       /* the server is away: keep what is shown; the next notice fetches again */
     }

@@ -3,7 +3,7 @@
 // final score. On air while the game has a best player (the operator can hide it and show it
 // again through `graphics`).
 
-import { fitText, part, setText, show, translateAll } from "../lib/dom.js";
+import { fitText, part, setName, setText, show, translateAll } from "../lib/dom.js";
 
 /** The team a best player sat at the Central Table with: the seated teams first (in seating
  * order), then any team of the game that lists the name. */
@@ -36,11 +36,11 @@ export default function create(root, ctx) {
       // Leaving: keep the last name on screen while the exit runs.
       show(el, !!player);
       if (!player) return;
-      if (setText(name, player)) {
+      if (setName(name, player)) {
         fitName();
         document.fonts?.ready.then(fitName); // measured again in the real face
       }
-      setText(team, teamOf(state, player)?.name || "");
+      setName(team, teamOf(state, player)?.name || "");
       const s = state.score || {};
       const won = state.winner === "experts" ? `${t("winner_experts")} · ` : "";
       setText(score, `${won}${s.experts ?? 0} : ${s.viewers ?? 0}`);

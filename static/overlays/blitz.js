@@ -2,7 +2,7 @@
 // current question glows; after a miss the rest are greyed (not asked). Superblitz names its
 // single player.
 
-import { part, setText, show, translateAll } from "../lib/dom.js";
+import { part, setName, setText, show, translateAll } from "../lib/dom.js";
 import { CHECK, CROSS } from "../lib/icons.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -64,7 +64,7 @@ export default function create(root, ctx) {
       });
       const name = r.kind === "superblitz" ? r.player || "" : "";
       playerRow.classList.toggle("none", !name);
-      setText(player, name);
+      setName(player, name);
     },
   };
 }

@@ -3,7 +3,7 @@
 // `central-table` shown). A new team never appears on the old strap: the strap goes out first,
 // then comes back in with the new names.
 
-import { fitLines, h, part, setText, show, translateAll } from "../lib/dom.js";
+import { bdi, fitLines, h, part, setName, show, translateAll } from "../lib/dom.js";
 
 const SWAP_MS = 420; // the strap's exit (--t-out, 380 ms) and a margin
 
@@ -28,10 +28,10 @@ export default function create(root, ctx) {
   const fitName = () => name.textContent && fitLines(name, 60, 40, 2);
 
   function fill(team) {
-    setText(name, team.name);
+    setName(name, team.name);
     fitName();
     document.fonts?.ready.then(fitName); // measured again in the real face
-    players.replaceChildren(...(team.players || []).map((p, i) => h("li", { class: "strap-line", style: `--i: ${i}`, text: p })));
+    players.replaceChildren(...(team.players || []).map((p, i) => h("li", { class: "strap-line", style: `--i: ${i}`, }, bdi(p))));
   }
 
   function render() {

@@ -3,7 +3,7 @@
 // carries the owl; teams that have already lost a round at the Central Table carry a stripe.
 // On air while a club game is followed (the operator hides it between questions if wanted).
 
-import { fitLines, h, part, setText, show, translateAll } from "../lib/dom.js";
+import { bdi, fitLines, h, part, setText, show, translateAll } from "../lib/dom.js";
 import { CHECK } from "../lib/icons.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -63,7 +63,7 @@ export default function create(root, ctx) {
             h("span", { class: "ctb-ok" }, icon(CHECK, "ctb-check")),
             h("span", { class: "owl ctb-owl", "aria-hidden": "true" }),
           ),
-          h("span", { class: "ctb-name", text: team.name }),
+          h("span", { class: "ctb-name" }, bdi(team.name)),
         );
         tiles.set(team.id, li);
         return li;

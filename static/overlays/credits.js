@@ -4,7 +4,7 @@
 // shows the same line and a reload or reconnect resumes where the roll is, not from the start.
 // Without `loop` the roll passes once and the window stays empty until it is taken out.
 
-import { h, part, show } from "../lib/dom.js";
+import { bdi, h, part, show } from "../lib/dom.js";
 import { expiry, onAirEntry } from "../lib/cue.js";
 
 const NAME = "credits";
@@ -39,7 +39,7 @@ export default function create(root, ctx) {
     const rows = (Array.isArray(data.names) ? data.names : []).map((r) => {
       const row = typeof r === "string" ? { name: r } : r || {};
       return h("div", { class: "cr-row" }, h("span", { class: "cr-role", text: row.role || "" }),
-        h("span", { class: "cr-name", text: row.name || "" }));
+        h("span", { class: "cr-name" }, bdi(row.name || "")));
     });
     roll.replaceChildren(h("div", { class: "cr-title", text: data.title ?? t("credits_title") }), ...rows);
   }

@@ -5,7 +5,7 @@
 // while the top turns above it; a single candidate just sits. The chosen team stays on air
 // for HOLD_MS, or until the next round starts, or while the operator has `draw` shown.
 
-import { h, part, setText, show, translateAll } from "../lib/dom.js";
+import { bdi, h, part, setText, show, translateAll } from "../lib/dom.js";
 
 export const ITEM_H = 100;   // px: one name in the reel (the window shows three)
 export const SPIN_MS = 4600; // the whole spin, deceleration and settle included
@@ -55,7 +55,7 @@ export default function create(root, ctx) {
     if (key !== chipsKey) {
       chipsKey = key;
       chips.replaceChildren(
-        ...ids.map((id, i) => h("li", { class: "dr-chip", "data-team": id, style: `--i: ${i}`, text: nameOf(id) })),
+        ...ids.map((id, i) => h("li", { class: "dr-chip", "data-team": id, style: `--i: ${i}` }, bdi(nameOf(id)))),
       );
     }
     chips.classList.toggle("single", ids.length < 2);
@@ -116,7 +116,7 @@ export default function create(root, ctx) {
     const { order, last } = reelOrder(ids, team);
     reelKey = "";
     reel.classList.remove("done");
-    reel.replaceChildren(...order.map((id) => h("div", { class: "dr-item", "data-team": id, text: nameOf(id) })));
+    reel.replaceChildren(...order.map((id) => h("div", { class: "dr-item", "data-team": id }, bdi(nameOf(id)))));
     reel.style.transform = reelAt(last);
     const end = (1 - last) * ITEM_H;
     const run = reel.animate(

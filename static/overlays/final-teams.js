@@ -3,7 +3,7 @@
 // `graphics` has "final-teams" shown, data {season?}. Data from the public league endpoint
 // (lib/league.js).
 
-import { h, part, setText } from "../lib/dom.js";
+import { bdi, h, part, setText } from "../lib/dom.js";
 import { leagueGraphic, leagueText } from "../lib/league.js";
 
 const NAME = "final-teams";
@@ -22,7 +22,7 @@ export default function create(root, ctx) {
     const key = JSON.stringify(names);
     if (list.dataset.key === key) return;
     list.dataset.key = key;
-    list.replaceChildren(...names.map((n) => h("li", { class: "ft-player", text: n })));
+    list.replaceChildren(...names.map((n) => h("li", { class: "ft-player" }, bdi(n))));
   }
 
   function score(box, game) {
@@ -46,9 +46,10 @@ export default function create(root, ctx) {
     for (const box of el.querySelectorAll(".ft-team")) box.classList.toggle("won", box.dataset.team === winner);
     el.dataset.winner = winner || "";
     const sphinx = data.awards?.crystal_sphinx;
-    setText(f.foot, winner
-      ? `${tx("winner")}: ${tx(winner)}${sphinx ? ` · ${tx("sphinx")}: ${sphinx}` : ""}`
-      : teams.provisional ? tx("provisional") : "");
+    const foot = winner
+      ? [`${tx("winner")}: ${tx(winner)}`, ...(sphinx ? [` · ${tx("sphinx")}: `, bdi(sphinx)] : [])]
+      : [teams.provisional ? tx("provisional") : ""];
+    if (f.foot.textContent !== foot.map((x) => x.textContent ?? x).join("")) f.foot.replaceChildren(...foot);
     return true;
   }
 

@@ -3,7 +3,7 @@
 // (FLIP: the row is laid out at its new place at once and a transform carries it there from
 // where it was on screen), a changed number pops. Shared places read "2–3".
 
-import { h, part, pulse, setText, show, translateAll } from "../lib/dom.js";
+import { bdi, h, part, pulse, setName, setText, show, translateAll } from "../lib/dom.js";
 
 const MOVE_MS = 900;
 const TWO_COLUMNS_FROM = 11; // teams: above ten the table is split in two columns
@@ -114,7 +114,7 @@ export default function create(root, ctx) {
       r.was = r.rank ?? i;
       r.rank = i;
       setText(r.place, place);
-      setText(r.name, team.name);
+      setName(r.name, team.name);
       setText(r.correct, team.correct ?? 0);
       setText(r.central, team.central_correct ?? 0);
       const changed = setText(r.gain, gain);
@@ -145,7 +145,13 @@ export default function create(root, ctx) {
       const club = !!state && state.rules === "club" && Array.isArray(state.teams) && state.teams.length > 0;
       show(el, club);
       if (!club) return;
-      setText(sub, [state.title, gameDay(state.game_day, t)].filter(Boolean).join(" · "));
+      // the game's title may be Hebrew or Arabic too: isolated, so the date keeps its place
+      const day = gameDay(state.game_day, t);
+      const key = `${state.title || ""}\n${day || ""}`;
+      if (sub.dataset.key !== key) {
+        sub.dataset.key = key;
+        sub.replaceChildren(...[state.title && bdi(state.title), day].filter(Boolean).flatMap((x, i) => (i ? [" · ", x] : [x])));
+      }
       render(state, prev);
     },
   };

@@ -3,7 +3,7 @@
 // shown_at + duration_ms) in server time, even if the server's own expiry message is late.
 // `style: "photo"` (with `photo`: a media id or URL) is the second style: two lines and a photo.
 
-import { fitLines, part, setText, show } from "../lib/dom.js";
+import { fitLines, part, setName, show } from "../lib/dom.js";
 import { mediaUrl } from "../lib/cue.js";
 
 const NAME = "lower-third";
@@ -35,8 +35,8 @@ export default function create(root, ctx) {
       if (photoUrl) photo.src = photoUrl;
       else photo.removeAttribute("src");
     }
-    setText(title, data.title || data.text || "");
-    setText(subtitle, data.subtitle || "");
+    setName(title, data.title || data.text || "");
+    setName(subtitle, data.subtitle || "");
     for (const k of KINDS) el.classList.remove(`kind-${k}`);
     if (KINDS.has(data.kind)) el.classList.add(`kind-${data.kind}`);
     fit();

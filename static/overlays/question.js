@@ -3,7 +3,7 @@
 // Taken from a rundown, the card plays in steps (`data.step`: card → text → answer): a step
 // only holds back what the public state already allows, it never reveals more.
 
-import { fitText, part, photoUrl, setText, show, translateAll } from "../lib/dom.js";
+import { fitText, part, photoUrl, setName, setText, show, translateAll } from "../lib/dom.js";
 
 export function questionVisible(state) {
   return !!state?.round && state.status === "playing";
@@ -58,7 +58,7 @@ export default function create(root, ctx) {
       f.prizeBox.classList.toggle("none", !prize || prize.amount == null);
       setText(f.prize, prize ? t.money(prize.amount, prize.currency) : "");
 
-      setText(f.name, r.author?.name || t("viewers"));
+      setName(f.name, r.author?.name || t("viewers"));
       setText(f.city, r.author?.city || "");
       setPhoto(photoUrl(r));
 

@@ -1,7 +1,7 @@
 // End of game, full screen: winner, final score, the prizes the viewers won. Shown when the
 // game is finished, or when the operator takes "result" to air (graphics `show`).
 
-import { expertsName, part, setText, show, translateAll } from "../lib/dom.js";
+import { bdi, expertsName, part, setName, setText, show, translateAll } from "../lib/dom.js";
 
 export default function create(root, ctx) {
   const el = part(root, "result");
@@ -24,12 +24,12 @@ export default function create(root, ctx) {
     el.classList.toggle("won-experts", winner === "experts");
     el.classList.toggle("won-viewers", winner === "viewers");
     setText(f.title, winner === "experts" ? t("winner_experts") : winner === "viewers" ? t("winner_viewers") : t("score"));
-    setText(f.expertsName, expertsName(state, t));
+    setName(f.expertsName, expertsName(state, t));
     setText(f.experts, state.score?.experts ?? 0);
     setText(f.viewers, state.score?.viewers ?? 0);
 
     f.bestRow.classList.toggle("none", !state.best_player);
-    setText(f.best, state.best_player || "");
+    setName(f.best, state.best_player || "");
 
     const prizes = state.prizes || [];
     const key = JSON.stringify(prizes) + t.lang;
@@ -45,7 +45,7 @@ export default function create(root, ctx) {
         sector.textContent = p.sector != null ? String(p.sector) : "";
         const who = document.createElement("span");
         who.className = "rs-who";
-        who.textContent = p.author?.name || t("viewers");
+        who.append(bdi(p.author?.name || t("viewers")));
         if (p.author?.city) {
           const city = document.createElement("span");
           city.className = "rs-city";

@@ -1,7 +1,7 @@
 // Scoreboard: experts (team name) vs viewers, with badges for banked extra minutes, the club's
 // help still available and the decisive round. A changed score rolls its digit.
 
-import { part, pulse, setText, show, translateAll, expertsName } from "../lib/dom.js";
+import { expertsName, part, pulse, setName, setText, show, translateAll } from "../lib/dom.js";
 
 export default function create(root, ctx) {
   const el = part(root, "scoreboard");
@@ -50,7 +50,7 @@ export default function create(root, ctx) {
     update(state, prev) {
       show(el, !!state);
       if (!state) return;
-      setText(team, expertsName(state, t) === t("experts") ? "" : expertsName(state, t));
+      setName(team, expertsName(state, t) === t("experts") ? "" : expertsName(state, t));
       const animate = ctx.live && !!prev && prev.id === state.id;
       setDigit("experts", state.score?.experts ?? 0, animate);
       setDigit("viewers", state.score?.viewers ?? 0, animate);

@@ -3,7 +3,7 @@
 // "season-rating" shown, data {season?, top?, title?}. The rows come from the public league
 // endpoint (lib/league.js).
 
-import { h, part, setText } from "../lib/dom.js";
+import { bdi, h, part, setText } from "../lib/dom.js";
 import { leagueGraphic, leagueText } from "../lib/league.js";
 
 const NAME = "season-rating";
@@ -34,7 +34,7 @@ export default function create(root, ctx) {
       f.list.dataset.key = key;
       f.list.replaceChildren(...rows.map((r) => h("li", { class: "sr-row", "data-player": r.player },
         h("span", { class: "sr-place", text: String(r.place) }),
-        h("span", { class: "sr-name", text: r.player }),
+        h("span", { class: "sr-name" }, bdi(r.player)),
         h("span", { class: "sr-games", text: `${r.games} ${tx("games")}` }),
         h("span", { class: "sr-points", text: String(r.points) }))));
     }

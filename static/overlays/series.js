@@ -2,7 +2,7 @@
 // viewers, the team that advances in gold) and the final series table (best margin first).
 // A cue: on air while `graphics` has "series" shown, data {series?}. Public data only.
 
-import { h, part, setText } from "../lib/dom.js";
+import { bdi, h, part, setText } from "../lib/dom.js";
 import { leagueGraphic, leagueText } from "../lib/league.js";
 
 const NAME = "series";
@@ -18,7 +18,7 @@ export default function create(root, ctx) {
   function entry(g, winner) {
     const finished = g.status === "finished";
     return h("div", { class: `sw-entry${g.team === winner ? " won" : ""}${finished ? "" : " playing"}`, "data-team": g.team },
-      h("span", { class: "sw-team", text: g.team }),
+      h("span", { class: "sw-team" }, bdi(g.team)),
       h("span", { class: "sw-score", text: `${g.score.experts}:${g.score.viewers}` }));
   }
 
@@ -40,7 +40,8 @@ export default function create(root, ctx) {
       f.final.classList.toggle("empty", !games.length);
       setText(f.none, games.length ? "" : tx("to_play"));
     }
-    setText(f.winner, data.winner ? `${tx("winner")}: ${data.winner}` : "");
+    const won = data.winner ? `${tx("winner")}: ${data.winner}` : "";
+    if (f.winner.textContent !== won) f.winner.replaceChildren(...(data.winner ? [`${tx("winner")}: `, bdi(data.winner)] : []));
     el.dataset.winner = data.winner || "";
     return true;
   }

@@ -1,6 +1,7 @@
 // Slate: a full-screen card, shown while `graphics` has "slate" on air with data
 // {kind?: break|soon|round|text, title?, subtitle?, kicker?, clock_label?, background? (a media id
-// or URL)} and at most one clock,
+// or URL), qr?, qr_caption? (the audience page's QR code at the right: static/lib/qr.js)} and at
+// most one clock,
 // which the server has put in server time when the slate was taken: `ends_at` (a countdown to a
 // time of day or for a duration) or `starts_at` with `limit_ms` (a count-up that stops at the
 // limit). The clock counts on the shared server clock, like the timer: every screen shows the
@@ -8,6 +9,7 @@
 
 import { part, setText, show } from "../lib/dom.js";
 import { expiry, mediaUrl, onAirEntry } from "../lib/cue.js";
+import { fillQr } from "../lib/qr.js";
 
 const NAME = "slate";
 const TITLES = { break: "slate_break", soon: "slate_soon" };
@@ -27,6 +29,7 @@ export default function create(root, ctx) {
   const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
   const f = { kicker: ref("kicker"), title: ref("title"), subtitle: ref("subtitle"), label: ref("clock-label"), time: ref("time") };
   const bg = el.querySelector('[data-ref="bg"]');
+  const qr = el.querySelector('[data-ref="qr"]');
   bg.addEventListener("load", () => bg.classList.add("loaded"));
   let data = null;
   let raf = 0;
@@ -62,6 +65,7 @@ export default function create(root, ctx) {
       if (bgUrl) bg.src = bgUrl;
       else bg.removeAttribute("src");
     }
+    el.classList.toggle("with-qr", fillQr(qr, d));
     const kind = TITLES[d.kind] ? d.kind : null;
     setText(f.kicker, d.kicker || "");
     setText(f.title, d.title || (kind ? t(TITLES[kind]) : ""));

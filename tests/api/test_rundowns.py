@@ -160,6 +160,30 @@ def test_csv_round_trip_replaces_or_appends(rd: Rd) -> None:
     assert r.json()["items"] == 1 and len([i for s in other.get()["segments"] for i in s["items"]]) == 4
 
 
+def test_csv_switches_are_true_or_false(rd: Rd) -> None:
+    """A show graphic's switch (the slate's and bug's `qr`, `count_up`, `loop`) is read as true or
+    false from the spreadsheet, and exported back the same; anything else names its cell."""
+    text = ("graphic,label,data.qr,data.qr_caption,data.count_up\n"
+            "slate,Перерыв,true,Следите за игрой,TRUE\n"
+            "bug,Код,false,,\n")
+    r = rd.srv.call("POST", f"/api/rundowns/{rd.id}/import", data=text.encode())
+    assert r.status_code == 200, r.text
+    items = [i for s in rd.get()["segments"] for i in s["items"]]
+    assert [i["data"] for i in items] == [{"qr": True, "qr_caption": "Следите за игрой", "count_up": True},
+                                          {"qr": False}]
+    exported = rd.srv.call("GET", f"/api/rundowns/{rd.id}/export").text
+    assert "Перерыв,slate,main,manual,true,Следите за игрой,true\r\n" in exported, exported
+    other = Rd(rd.srv, "Копия с кодом")
+    assert rd.srv.call("POST", f"/api/rundowns/{other.id}/import", data=exported.encode()).status_code == 200
+    assert [i["data"] for s in other.get()["segments"] for i in s["items"]] == [i["data"] for i in items]
+    before = rd.get()
+    r = rd.srv.call("POST", f"/api/rundowns/{rd.id}/import", data="graphic,data.qr\nbug,yes\n".encode())
+    err = r.json()["error"]
+    assert r.status_code == 400 and (err["row"], err["column"]) == (2, "data.qr"), r.text
+    assert "'qr' must be true or false" in err["message"]
+    assert rd.get()["rev"] == before["rev"]
+
+
 def test_people_csv(shared_server: Server) -> None:
     text = "name,title,photo\nБорис Крюк,ведущий,host.png\nАнна,капитан,\n"
     r = shared_server.call("POST", "/api/people/import", data=text.encode())

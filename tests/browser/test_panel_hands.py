@@ -300,7 +300,7 @@ CUT_JS = """sel => [...document.querySelectorAll(sel)].filter(el => el.textConte
 
 # a line of the element that starts right after a letter: the name was broken inside a word
 MID_WORD_JS = """sel => [...document.querySelectorAll(sel)].filter(el => {
-  const text = el.firstChild;
+  const text = document.createTreeWalker(el, NodeFilter.SHOW_TEXT).nextNode();  // the name's, in its <bdi>
   if (!text || !text.length) return false;
   const r = document.createRange();
   let top = null;
