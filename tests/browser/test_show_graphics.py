@@ -17,7 +17,7 @@ import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, Page
 
-from tests.browser.helpers import (SAFE, TRANSPARENT, Tab, backgrounds, screenshot, screenshot_dir, small_text,
+from tests.browser.helpers import (SAFE, TRANSPARENT, WAIT_MS, Tab, backgrounds, screenshot, screenshot_dir, small_text,
                                    wait_js, wait_off_air, wait_on_air)
 from tests.support import Server
 
@@ -287,8 +287,11 @@ NAMES = [{"role": "Ведущий", "name": "Борис Крюк"}, {"role": "Р
          {"role": "Звук", "name": "Олег Мороз"}, "Клуб «Сова»", "и все телезрители, приславшие вопросы"]
 
 
+ROLL_Y_JS = "() => new DOMMatrix(getComputedStyle(document.querySelector('.cr-roll')).transform).m42"
+
+
 def roll_y(page: Page) -> float:
-    return page.evaluate("() => new DOMMatrix(getComputedStyle(document.querySelector('.cr-roll')).transform).m42")
+    return page.evaluate(ROLL_Y_JS)
 
 
 def test_credits_roll_up_and_resume_where_they_are_after_a_reload(srv: Server, overlay: Tab, tmp_path: Path):
@@ -297,16 +300,17 @@ def test_credits_roll_up_and_resume_where_they_are_after_a_reload(srv: Server, o
     shown_at = payload["graphics"]["credits"]["shown_at"]
     wait_on_air(page, "credits")
     wait_js(page, "() => document.querySelectorAll('.cr-row').length === 7")
-    ys = []
-    for _ in range(5):
-        ys.append(roll_y(page))
-        page.wait_for_timeout(150)
-    assert all(b <= a for a, b in zip(ys, ys[1:])) and ys[-1] < ys[0], ys  # rising
-    # the place is the server time since the roll was taken × speed, as of the last frame drawn
-    # (a loaded machine may skip frames: allow a second)
+    # rising: five readings, each in a frame after the one before, until the roll has moved
+    ys = [roll_y(page)]
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while len(ys) < 5 or ys[-1] >= ys[0] - 20:
+        assert time.monotonic() < deadline, ys
+        ys.append(page.evaluate(f"() => new Promise(r => requestAnimationFrame(() => r(({ROLL_Y_JS})())))"))
+    assert all(b <= a for a, b in zip(ys, ys[1:])), ys
+    # the place is the server time since the roll was taken × speed, read in one frame (after the
+    # roll's own callback: it was asked for first) with the clock's reading of that frame
     height = page.eval_on_selector(".cr-window", "el => el.clientHeight")
-    y, now = page.evaluate("() => [new DOMMatrix(getComputedStyle(document.querySelector('.cr-roll')).transform).m42,"
-                           " window.chgkOverlay.clock.now()]")
+    y, now = page.evaluate(f"() => new Promise(r => requestAnimationFrame(() => r([({ROLL_Y_JS})(), window.chgkOverlay.clock.now()])))")
     assert height - (now - shown_at) * 0.2 - 1 <= y <= height - (now - 1000 - shown_at) * 0.2, (y, now - shown_at)
     wait_js(page, "() => new DOMMatrix(getComputedStyle(document.querySelector('.cr-roll')).transform).m42 < 300",
             timeout_ms=15_000)
