@@ -16,7 +16,7 @@ bp = Blueprint("pages", __name__)
 def index() -> Any:
     if current_app.config.get("EDGE"):
         return redirect("/live")  # an edge has no panel to link to
-    return render_template("index.html", graphics=(*GRAPHICS, SHOW))
+    return render_template("index.html", graphics=(*GRAPHICS, SHOW), lang=page_lang())
 
 
 SHOW = "show"  # the rundown's output: every graphic with a part, each shown while its item is on a layer

@@ -10,9 +10,9 @@ import json
 from typing import Any
 
 from flask import Flask, Response, current_app, g, has_request_context, request
-from flask_babel import Babel, Domain, get_locale
+from flask_babel import Babel, Domain
 
-from . import DEFAULT, SCOPES, Catalogs
+from . import DEFAULT, PSEUDO, SCOPES, Catalogs
 
 EXTENSION = "chgk_i18n"
 
@@ -25,7 +25,7 @@ class CatalogDomain(Domain):
     """Flask-Babel's domain over our catalogs (read from the .po files at start, no .mo)."""
 
     def get_translations(self):  # type: ignore[no-untyped-def]
-        return catalogs().translations(str(get_locale() or DEFAULT))
+        return catalogs().translations(page_lang() if has_request_context() else DEFAULT)
 
 
 def page_lang(wanted: str | None = None) -> str:
@@ -60,7 +60,8 @@ def translator(lang: str, scope: str = "league") -> Translator:
 def install(app: Flask) -> None:
     books = Catalogs(pseudo_locale=bool(app.config.get("PSEUDO_LOCALE")))
     app.extensions[EXTENSION] = books
-    babel = Babel(app, locale_selector=lambda: page_lang())
+    # Flask-Babel's locale (dates, numbers): the page's language; the pseudo-locale's is English
+    babel = Babel(app, locale_selector=lambda: "en" if page_lang() == PSEUDO else page_lang())
     babel.domain_instance = CatalogDomain()  # (a cached property) gettext over our catalogs
     etags: dict[tuple[str, str], tuple[str, str]] = {}
 

@@ -1,7 +1,7 @@
 """The pseudo-locale sweep: with the server's test flag (PSEUDO_LOCALE) and its language set to
 `qps`, every message reads «[Àççéñţéð]» — so any visible word in Latin or Cyrillic letters that
 is neither inside such brackets nor the game's own data (team and player names, questions) came
-from somewhere other than the catalogs. Every panel page (after login), the league's pages, every
+from somewhere other than the catalogs. The index, every panel page (after login), the league's pages, every
 on-air graphic and the audience page are visited in Chromium with a live demo game; text nodes and
 the placeholder / title / aria-label / alt attributes are checked."""
 from __future__ import annotations
@@ -111,9 +111,11 @@ def test_every_panel_page_shows_only_catalog_words(pseudo_server: Server, chromi
     try:
         page = ctx.new_page()
         panel = PanelPage(page, pseudo_server)
+        page.goto(pseudo_server.url + "/")                    # the index (server-rendered, Flask-Babel)
+        index = bypassing(page.evaluate(COLLECT), data)
         page.goto(pseudo_server.url + "/control/")            # the login page, before logging in
         expect(page.locator("button[type=submit]")).to_have_text(re.compile(r"^\["))  # its words applied
-        problems: dict[str, list[str]] = {}
+        problems: dict[str, list[str]] = {"/": index} if index else {}
         bad = bypassing(page.evaluate(COLLECT), data)
         if bad:
             problems["login"] = bad
