@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, redirect, render_template, request, url_for
+from flask import redirect, render_template, request, url_for
 
 from overlay.auth import Throttle, begin_login, check_password, end_login, throttle
 
