@@ -4,7 +4,7 @@ series. Server-rendered forms over the same service as the JSON API (`overlay.se
 a page refuses exactly what the API refuses, with the same message, and changes nothing then.
 
 Every form posts with the panel's CSRF token; every page needs the operator's login.
-Texts: `overlay.season.texts` (Russian by default, `?lang=uk|en` switches and is remembered).
+Words: the `league.` keys of the catalogs (overlay/i18n; Russian by default, `?lang=uk|en` switches and is remembered).
 """
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 from werkzeug.datastructures import MultiDict
 
 from overlay.auth import is_operator
 from overlay.rules import InputError
 from overlay.season import EXTENSION, League
 from overlay.season.chart import progress_chart
-from overlay.season.texts import LANGS, translator
+from overlay.i18n.web import catalogs, translator
 from overlay.store import StorageError
 
 from .csrf import csrf_ok, csrf_token
@@ -36,11 +36,13 @@ def league() -> League:
 
 
 def lang() -> str:
+    langs = catalogs().languages
     wanted = request.args.get("lang")
-    if wanted in LANGS:
+    if wanted in langs:
         session["admin_lang"] = wanted
     chosen = session.get("admin_lang") or current_app.config.get("LANGUAGE", "ru")
-    return chosen if chosen in LANGS else "ru"
+    g.page_lang = chosen if chosen in langs else "ru"  # Flask-Babel's locale for this request
+    return g.page_lang
 
 
 # pages: name → (template, context builder) ----------------------------------------------------

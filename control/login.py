@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, redirect, render_template, request, url_for
+from flask import redirect, render_template, request, url_for
 
 from overlay.auth import Throttle, begin_login, check_password, end_login, throttle
 
 from . import bp
+from overlay.i18n.web import page_lang
+
 from .csrf import csrf_ok
 from .pages import PAGES
 
@@ -18,7 +20,7 @@ def _throttle() -> Throttle:
 
 def login_page(error: str | None, status: int, next_page: str = "panel") -> Any:
     return render_template("control/login.html", error=error, next_page=next_page,
-                           lang=current_app.config.get("LANGUAGE", "ru")), status
+                           lang=page_lang()), status
 
 
 def _next_page() -> str:

@@ -12,6 +12,7 @@ from flask import current_app, render_template, request, url_for
 
 from overlay.auth import is_operator
 from overlay.graphics import GRAPHICS
+from overlay.i18n.web import page_lang
 
 from . import bp
 from .csrf import csrf_token
@@ -20,7 +21,6 @@ from .csrf import csrf_token
 # the names are also the endpoints (`control.<name>`)
 PAGES = {"panel": "live", "club": "club", "setup": "setup", "graphics": "graphics", "osc": "osc",
          "packs": "packs", "media": "media", "rundown": "rundown"}
-LANGS = ("ru", "uk", "en")
 # The same press again within this long is the same intent (a bounce, a double click): it goes
 # with its first press's rev, so the server answers 409 (static/control/connection.js).
 DOUBLE_MS = 400
@@ -33,11 +33,10 @@ def available_overlays() -> list[str]:
 
 
 def panel_config(page: str) -> dict[str, Any]:
-    lang = current_app.config.get("LANGUAGE", "ru")
     return {
         "page": page,
         "csrf": csrf_token(),
-        "lang": lang if lang in LANGS else "ru",
+        "lang": page_lang(),
         "graphics": list(GRAPHICS),
         "overlays": available_overlays(),
         "double_ms": DOUBLE_MS,

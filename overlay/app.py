@@ -61,6 +61,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import api, hub, pages
     from .fanout import fanout
+    from .i18n import web as i18n
+    i18n.install(app)  # gettext catalogs: Flask-Babel for pages, JSON for the browser (/i18n/<lang>.json)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     api.register_errors(app)

@@ -22,6 +22,7 @@ DEFAULTS: dict[str, Any] = {
     "PASSWORD": None,
     "TOKEN": None,
     "LANGUAGE": "ru",
+    "PSEUDO_LOCALE": False,            # tests: the pseudo-language qps (brackets, accents) is offered too
     "OSC_LISTEN": None,
     "OSC_TARGETS": [],
     "OSC_ALLOW": ["127.0.0.1", "::1"],

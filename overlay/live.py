@@ -11,14 +11,16 @@ request's own `/live` (behind a trusted proxy: the public scheme and host).
 from __future__ import annotations
 
 import io
+import os
 from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request
 from markupsafe import Markup
 
+from .i18n.web import keys_in, page_lang
+
 bp = Blueprint("live", __name__)
-LANGS = ("ru", "uk", "en")
 
 
 def live_url() -> str:
@@ -27,8 +29,13 @@ def live_url() -> str:
 
 @bp.get("/live")
 def page() -> Any:
-    lang = request.args.get("lang", current_app.config["LANGUAGE"])
-    return render_template("live.html", lang=lang if lang in LANGS else "ru", game_id=request.args.get("game") or None)
+    # a phone's page stays small: it carries only its own words of the on-air catalog
+    words = keys_in((os.path.join(current_app.template_folder, "live.html"), "prefix=air.;attrs=data-t"),
+                    (os.path.join(current_app.static_folder, "live", "live.js"),
+                     "prefix=air.;calls=t;plural_calls=t.n tx.n=league_"),
+                    (os.path.join(current_app.static_folder, "lib", "client.js"), "prefix=air.;calls=t"),
+                    (os.path.join(current_app.static_folder, "lib", "dom.js"), "prefix=air.;calls=t"))
+    return render_template("live.html", lang=page_lang(), words=words, game_id=request.args.get("game") or None)
 
 
 @lru_cache(maxsize=16)

@@ -7,16 +7,16 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from jinja2 import TemplateNotFound
 
 from .graphics import GRAPHICS
+from .i18n.web import page_lang
 
 bp = Blueprint("pages", __name__)
-LANGS = ("ru", "uk", "en")
 
 
 @bp.get("/")
 def index() -> Any:
     if current_app.config.get("EDGE"):
         return redirect("/live")  # an edge has no panel to link to
-    return render_template("index.html", graphics=(*GRAPHICS, SHOW))
+    return render_template("index.html", graphics=(*GRAPHICS, SHOW), lang=page_lang())
 
 
 SHOW = "show"  # the rundown's output: every graphic with a part, each shown while its item is on a layer
@@ -34,12 +34,11 @@ def overlay(name: str) -> Any:
     `/overlays/show?layers=a,b` the rundown's layers a and b, `?preview=1` its focused item."""
     if name not in GRAPHICS and name != SHOW:
         abort(404)
-    lang = request.args.get("lang", current_app.config["LANGUAGE"])
     game = request.args.get("game") or None
     try:
         return render_template(
             f"overlays/{name}.html", graphic=name, game_id=game,
-            lang=lang if lang in LANGS else "ru",
+            lang=page_lang(),
             theme="".join(c for c in request.args.get("theme", "classic") if c.isalnum() or c in "-_")[:40],
             sound=request.args.get("sound") == "1", query=request.args.to_dict(),
             parts=show_parts() if name == SHOW else [])

@@ -1,4 +1,4 @@
-"""A non-editable install must carry templates/, static/ and the control package."""
+"""A non-editable install must carry templates/, static/, the word catalogs and the control package."""
 from __future__ import annotations
 
 import subprocess
@@ -16,7 +16,9 @@ def test_wheel_contains_templates_static_and_control(tmp_path: Path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for required in ("overlay/app.py", "overlay/rules/tv.py", "control/__init__.py",
                      "overlay/templates/index.html", "overlay/templates/control/login.html",
-                     "overlay/templates/overlays/scoreboard.html", "overlay/static/lib/client.js"):
+                     "overlay/templates/overlays/scoreboard.html", "overlay/static/lib/client.js",
+                     "overlay/i18n/locales/messages.pot", "overlay/i18n/locales/ru/LC_MESSAGES/messages.po",
+                     "overlay/i18n/locales/uk/LC_MESSAGES/messages.po", "overlay/i18n/locales/en/LC_MESSAGES/messages.po"):
         assert required in names, required
     assert any(n.startswith("overlay/static/vendor/socket.io/") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))

@@ -33,7 +33,9 @@ def create_edge_app(test_config: dict | None = None) -> Flask:
 
     from .. import live, pages, proxy, themes
     from ..fanout import fanout
+    from ..i18n import web as i18n
     from . import api, hub
+    i18n.install(app)  # the catalogs: overlays' and the audience page's words
     app.register_blueprint(pages.bp)
     live.register(app)
     themes.register(app)

@@ -11,7 +11,7 @@ from ..auth import operator_required
 from ..rules import InputError
 from . import EXTENSION, League, public
 from .exports import fees_csv, rating_csv
-from .texts import LANGS
+from ..i18n.web import page_lang
 
 bp = Blueprint("season_api", __name__, url_prefix="/api")
 
@@ -26,8 +26,7 @@ def _int(value: str) -> int | str:
 
 
 def _lang() -> str:
-    lang = request.args.get("lang", current_app.config.get("LANGUAGE", "ru"))
-    return lang if lang in LANGS else "ru"
+    return page_lang()
 
 
 def _csv(text: str, filename: str) -> Response:

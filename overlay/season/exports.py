@@ -1,5 +1,6 @@
 """CSV exports for the administration: the season's rating and the fees taken. UTF-8 with a
-byte-order mark (spreadsheets then read the Cyrillic right), headers in the chosen language."""
+byte-order mark (spreadsheets then read the Cyrillic right), headers in the chosen language
+(the catalogs' `league.csv.*` words; called within a request)."""
 from __future__ import annotations
 
 import csv
@@ -9,7 +10,7 @@ import io
 from .holdings import Holdings
 from .results import Results
 from .seasons import Seasons
-from .texts import translator
+from ..i18n.web import translator
 
 
 def _csv(rows: list[list]) -> str:

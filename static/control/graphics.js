@@ -252,7 +252,7 @@ function previewCard(name) {
   const screen = h("div", { class: "preview-screen" }, frame);
   scaler.observe(screen);
   return h("figure", { class: "preview-card", "data-graphic": name }, screen,
-           h("figcaption", {}, h("a", { href: `/overlays/${name}`, target: "_blank", rel: "noopener", title: name }, gfxName(name)),
+           h("figcaption", {}, h("a", { href: `/overlays/${name}`, target: "_blank", rel: "noopener", title: `/overlays/${name}` }, gfxName(name)),
              h("span", { class: "row" },
                h("button", { type: "button", class: "btn btn-small", onclick: () => graphic("show", name) }, t("gfx.show")),
                h("button", { type: "button", class: "btn btn-small", onclick: () => graphic("hide", name) }, t("gfx.hide")))));

@@ -4,8 +4,8 @@
 // club screen shares (sending, buttons, score, timer, question, undo, the key frame) is in
 // round.js.
 
-import { t, currentLang } from "./i18n.js";
-import { translator } from "../lib/i18n.js";
+import { t, tn, currentLocale } from "./i18n.js";
+import { formatMoney } from "../lib/i18n.js";
 import { h, notice, safeUrl, tNames, gameTitle } from "./common.js";
 import { check, eligiblePlayers, nextUnplayed } from "./rules.js";
 import { kindName, describeUndo, reasonText, sideName } from "./describe.js";
@@ -45,7 +45,7 @@ function labelOf(action, state) {
   // a blitz question's timer is not the minute: say what Space starts
   const kind = state?.round?.phase !== "closed" ? state?.round?.kind : null;
   if (action.id === "start_timer" && (kind === "blitz" || kind === "superblitz")) {
-    return t("act.start_blitz", { s: Math.round((state.timers?.blitz ?? 20000) / 1000) });
+    return tn("act.start_blitz", Math.round((state.timers?.blitz ?? 20000) / 1000));
   }
   return t(action.label);
 }
@@ -166,7 +166,7 @@ function submitEntry() {
 function tvBadges(state) {
   const out = [];
   if (state.rules === "tv") {
-    out.push(badge("extra", t("badge.extra", { n: state.extra_minutes || 0 }), state.extra_minutes ? "on" : ""));
+    out.push(badge("extra", tn("badge.extra", state.extra_minutes || 0), state.extra_minutes ? "on" : ""));
     out.push(badge("club_help", t(state.club_help?.available ? "badge.club_help" : "badge.club_help_used"),
                    state.club_help?.available ? "on" : "off"));
   }
@@ -203,7 +203,7 @@ function questionTail(round) {
   if (round.author || round.prize) {
     const who = round.author ? [round.author.name, round.author.city].filter(Boolean).join(", ") : "";
     // money as the graphics print it («1 000 ₴»)
-    const prize = round.prize ? translator(currentLang()).money(round.prize.amount, round.prize.currency) : "";
+    const prize = round.prize ? formatMoney(round.prize.amount, round.prize.currency, currentLocale()) : "";
     const photo = safeUrl(round.author?.photo);
     out.push(h("div", { class: "q-author" },
                photo ? h("img", { src: photo, alt: "", class: "q-photo" }) : null,

@@ -3,7 +3,7 @@
 // file is refused with its place and the running configuration stays), a preset picker that
 // writes a target into the text, and a «Проверить» (fire) button per event.
 
-import { t, onLangChange } from "./i18n.js";
+import { t, tn, onLangChange } from "./i18n.js";
 import { pageConfig, h, api, notice, refusalText, wireLanguage, dropPointerFocus, fmtTime } from "./common.js";
 import { ControlConnection } from "./connection.js";
 
@@ -139,7 +139,7 @@ function renderConfigState(config) {
   $("config-path").textContent = `${config.path || ""}${config.exists ? "" : ` (${t("osc.file_missing")})`}`;
   const parts = [];
   if (config.loaded_at) parts.push(t("osc.loaded_at", { time: fmtTime(config.loaded_at) }));
-  parts.push(t("osc.cue_count", { n: config.cues ?? 0 }));
+  parts.push(tn("osc.cue_count", config.cues ?? 0));
   if (config.restart_needed) parts.push(t("osc.restart_needed"));
   if (config.error) parts.push(t("osc.file_error", { error: config.error }));
   if (edited) parts.push(t("osc.edited"));
@@ -272,7 +272,13 @@ function renderPresets() {
 
 function describePreset() {
   const p = (catalogue?.presets || []).find((x) => x.name === $("preset-name").value);
-  $("preset-desc").textContent = p ? p.description : "";
+  $("preset-desc").textContent = p ? ours(`osc.presetdesc.${p.name}`, p.description) : "";
+}
+
+/** Our words for a key the server's catalogue names, else the server's own (English) words. */
+function ours(key, fallback) {
+  const text = t(key);
+  return text === key ? fallback : text;
 }
 
 function onPresetChange() {
@@ -316,13 +322,13 @@ function renderEvents() {
   const box = $("events");
   box.replaceChildren();
   for (const ev of catalogue?.events || []) {
-    const inputs = ev.fields.map((f) => h("label", { class: "field" }, h("span", {}, `${f.name} (${f.type})`),
+    const inputs = ev.fields.map((f) => h("label", { class: "field" }, h("span", { class: "mono" }, `${f.name} (${f.type})`),
       h("input", { "data-field": f.name, "data-type": f.type, type: f.type === "int" || f.type === "float" ? "number" : "text",
                    step: f.type === "float" ? "any" : null, class: "field-input" })));
     const result = h("div", { class: "fire-result", "data-event": ev.name });
     const btn = h("button", { type: "button", class: "btn btn-small fire-btn", "data-event": ev.name }, t("osc.fire"));
     const row = h("div", { class: "event-row", "data-event": ev.name },
-                  h("div", { class: "event-name" }, h("strong", { class: "mono" }, ev.name), h("small", { class: "muted" }, ev.summary)),
+                  h("div", { class: "event-name" }, h("strong", { class: "mono" }, ev.name), h("small", { class: "muted" }, ours(`osc.ev.${ev.name}`, ev.summary))),
                   h("div", { class: "event-fields" }, ...inputs), btn, result);
     btn.addEventListener("click", () => fire(ev, row, result));
     box.append(row);

@@ -2,7 +2,7 @@
 // parts, authors, sources. Packs are secret: only operator pages load this. Used by the packs
 // page (browsing) and the setup page (picking questions into envelopes).
 
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { h, safeUrl } from "./common.js";
 
 /** Every question of the pack by its ref "T.Q". */
@@ -41,7 +41,7 @@ export function questionCard(q, { answers = true, extra = null } = {}) {
   const head = h("div", { class: "pq-head" },
                  h("strong", { class: "pq-ref" }, t("packs.q_ref", { ref: q.ref, n: q.number })),
                  isThreePart(q) ? h("span", { class: "badge" }, t("packs.three_part")) : null,
-                 (q.parts || []).length && !isThreePart(q) ? h("span", { class: "badge" }, t("packs.parts", { n: q.parts.length })) : null);
+                 (q.parts || []).length && !isThreePart(q) ? h("span", { class: "badge" }, tn("packs.parts", q.parts.length)) : null);
   const card = h("article", { class: "pack-q", "data-ref": q.ref }, head);
   add(card, q.handout ? line("pq-handout", t("packs.handout"), q.handout) : null);
   if (q.preamble) card.append(h("p", { class: "pq-text" }, q.preamble));
@@ -69,13 +69,13 @@ export function questionCard(q, { answers = true, extra = null } = {}) {
 export function renderPack(box, pack, { answers = true, extra = null, open = 0 } = {}) {
   box.replaceChildren();
   if (!pack) return;
-  const meta = [pack.date, (pack.editors || []).join(", "), t("packs.count", { n: pack.questions }),
+  const meta = [pack.date, (pack.editors || []).join(", "), tn("packs.count", pack.questions),
                 `${pack.format} · ${pack.encoding}`].filter(Boolean).join(" · ");
   box.append(h("div", { class: "pack-head" }, h("h3", { class: "pack-title" }, pack.title || pack.filename || pack.id),
                h("p", { class: "muted" }, meta), pack.info ? h("p", { class: "muted pack-info" }, pack.info) : null));
   (pack.tours || []).forEach((tour, i) => {
     const det = h("details", { class: "pack-tour", "data-tour": i + 1 },
-                  h("summary", {}, `${tour.title || t("packs.tour_n", { n: i + 1 })} · ${t("packs.count", { n: tour.questions.length })}`));
+                  h("summary", {}, `${tour.title || t("packs.tour_n", { n: i + 1 })} · ${tn("packs.count", tour.questions.length)}`));
     if (i === open) det.open = true;
     if (tour.editors?.length || tour.info) det.append(h("p", { class: "muted" }, [tour.editors.join(", "), tour.info].filter(Boolean).join(" · ")));
     tour.questions.forEach((q) => det.append(questionCard(q, { answers, extra })));

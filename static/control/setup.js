@@ -4,7 +4,7 @@
 // or blank paper envelopes — typed in, or filled from a question pack by hand or at random
 // (POST /api/packs/<id>/fill), then the viewer's name, city, photo and prize added per envelope.
 
-import { t, onLangChange } from "./i18n.js";
+import { t, tn, onLangChange } from "./i18n.js";
 import { pageConfig, h, api, apiData, notice, refusalText, noticeRefusal, wireLanguage, dropPointerFocus } from "./common.js";
 import { ControlConnection } from "./connection.js";
 import { kindName } from "./describe.js";
@@ -319,7 +319,7 @@ async function loadPacks() {
   packList = r.data.packs || [];
   const was = select.value || new URLSearchParams(location.search).get("pack") || "";
   select.replaceChildren(h("option", { value: "" }, t(packList.length ? "setup.pack.none" : "setup.pack.empty")),
-                         ...packList.map((p) => h("option", { value: p.id }, `${p.title || p.filename} · ${t("packs.count", { n: p.questions })}`)));
+                         ...packList.map((p) => h("option", { value: p.id }, `${p.title || p.filename} · ${tn("packs.count", p.questions)}`)));
   if (packList.some((p) => p.id === was)) {
     select.value = was;
     if (!pack || pack.id !== was) await choosePack(was);

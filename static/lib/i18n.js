@@ -1,269 +1,44 @@
-// On-air strings. Russian is the default; Ukrainian and English are complete.
-// Keys are English identifiers; `t(key, vars)` fills {name} placeholders.
+// On-air words come from the server's gettext catalogs (keys under `air.` in
+// overlay/i18n/locales/*.po); the page carries its language's catalog inline (#i18n-air), so a
+// reloaded overlay shows its words at once. `t(key, vars)` fills {name} placeholders,
+// `t.n(key, n, vars)` picks the plural form for n (Intl.PluralRules; {n} is n in the locale's digits).
 
-const STRINGS = {
-  ru: {
-    experts: "Знатоки",
-    viewers: "Телезрители",
-    experts_short: "З",
-    viewers_short: "Т",
-    score: "Счёт",
-    sector: "Сектор",
-    sector_n: "Сектор {n}",
-    question_n_of: "Вопрос {n} из {total}",
-    kind_regular: "Сектор",
-    kind_blitz: "Блиц",
-    kind_superblitz: "Суперблиц",
-    kind_sponsor: "Сектор спонсора",
-    phase_reading: "Вопрос",
-    phase_discussion: "Обсуждение",
-    phase_answer: "Ответ",
-    phase_club_help: "Помощь клуба",
-    phase_closed: "Раунд окончен",
-    timer_minute: "Минута",
-    timer_blitz: "Блиц",
-    timer_extra_minute: "Дополнительная минута",
-    timer_club_help: "Помощь клуба",
-    time_up: "Время!",
-    paused: "Пауза",
-    extra_minute_badge: "Доп. минута",
-    club_help_badge: "Помощь клуба",
-    decisive_badge: "Решающий раунд",
-    early_badge: "Досрочный ответ",
-    plays_against: "Против знатоков играет",
-    from_city: "{city}",
-    prize: "Приз",
-    answer: "Правильный ответ",
-    verdict_correct: "Знатоки ответили верно",
-    verdict_incorrect: "Приз получает телезритель",
-    blitz_player: "Отвечает",
-    winner_experts: "Победа знатоков",
-    winner_viewers: "Победа телезрителей",
-    game_over: "Игра окончена",
-    final_score: "Итоговый счёт",
-    prizes_won: "Призы телезрителей",
-    no_prizes: "Все вопросы взяты знатоками",
-    best_player: "Лучший игрок",
-    total: "Всего",
-    sponsor: "Спонсор",
-    host: "Ведущий",
-    captain: "Капитан",
-    show_title: "Что? Где? Когда?",
-    // club game (RULES.md §5)
-    central_table: "Центральный стол",
-    club_tables: "Столы клуба",
-    game_rating: "Рейтинг игры",
-    best_player_central: "Лучший игрок Центрального стола",
-    table_n: "Стол {n}",
-    candidates: "Претенденты",
-    draw_title: "Кто сядет за Центральный стол?",
-    draw_spinning: "Волчок выбирает",
-    draw_seated: "За Центральный стол садится",
-    answered_n_of: "Ответили верно: {n} из {total}",
-    answers_pending: "Ответы столов ещё не внесены",
-    legend_correct: "ответили верно",
-    legend_lost: "уже проиграли раунд",
-    col_correct: "Верно",
-    col_central: "За ЦС",
-    col_points: "Очки",
-    team: "Команда",
-    // live (the audience page /live)
-    live_title: "Что? Где? Когда? — прямой эфир",
-    live_waiting: "Игра скоро начнётся",
-    live_lost: "Связь потеряна — переподключаемся…",
-    live_question: "Вопрос",
-    live_table: "Игровой стол",
-    live_game_over: "Игра окончена",
-    // show graphics (bug, ticker, slate, credits)
-    slate_break: "Перерыв",
-    slate_soon: "Скоро начнём",
-    slate_starts_in: "Начнём через",
-    slate_elapsed: "Перерыв идёт",
-    ticker_title: "Новости клуба",
-    credits_title: "Над игрой работали",
-  },
-  uk: {
-    experts: "Знавці",
-    viewers: "Телеглядачі",
-    experts_short: "З",
-    viewers_short: "Т",
-    score: "Рахунок",
-    sector: "Сектор",
-    sector_n: "Сектор {n}",
-    question_n_of: "Питання {n} з {total}",
-    kind_regular: "Сектор",
-    kind_blitz: "Бліц",
-    kind_superblitz: "Супербліц",
-    kind_sponsor: "Сектор спонсора",
-    phase_reading: "Питання",
-    phase_discussion: "Обговорення",
-    phase_answer: "Відповідь",
-    phase_club_help: "Допомога клубу",
-    phase_closed: "Раунд завершено",
-    timer_minute: "Хвилина",
-    timer_blitz: "Бліц",
-    timer_extra_minute: "Додаткова хвилина",
-    timer_club_help: "Допомога клубу",
-    time_up: "Час!",
-    paused: "Пауза",
-    extra_minute_badge: "Дод. хвилина",
-    club_help_badge: "Допомога клубу",
-    decisive_badge: "Вирішальний раунд",
-    early_badge: "Дострокова відповідь",
-    plays_against: "Проти знавців грає",
-    from_city: "{city}",
-    prize: "Приз",
-    answer: "Правильна відповідь",
-    verdict_correct: "Знавці відповіли правильно",
-    verdict_incorrect: "Приз отримує телеглядач",
-    blitz_player: "Відповідає",
-    winner_experts: "Перемога знавців",
-    winner_viewers: "Перемога телеглядачів",
-    game_over: "Гру завершено",
-    final_score: "Підсумковий рахунок",
-    prizes_won: "Призи телеглядачів",
-    no_prizes: "Усі питання взяли знавці",
-    best_player: "Найкращий гравець",
-    total: "Усього",
-    sponsor: "Спонсор",
-    host: "Ведучий",
-    captain: "Капітан",
-    show_title: "Що? Де? Коли?",
-    // club game (RULES.md §5)
-    central_table: "Центральний стіл",
-    club_tables: "Столи клубу",
-    game_rating: "Рейтинг гри",
-    best_player_central: "Найкращий гравець Центрального столу",
-    table_n: "Стіл {n}",
-    candidates: "Претенденти",
-    draw_title: "Хто сяде за Центральний стіл?",
-    draw_spinning: "Дзиґа обирає",
-    draw_seated: "За Центральний стіл сідає",
-    answered_n_of: "Відповіли правильно: {n} з {total}",
-    answers_pending: "Відповіді столів ще не внесено",
-    legend_correct: "відповіли правильно",
-    legend_lost: "уже програли раунд",
-    col_correct: "Правильно",
-    col_central: "За ЦС",
-    col_points: "Бали",
-    team: "Команда",
-    // live (the audience page /live)
-    live_title: "Що? Де? Коли? — прямий ефір",
-    live_waiting: "Гра скоро почнеться",
-    live_lost: "Зв’язок втрачено — перепідключаємося…",
-    live_question: "Запитання",
-    live_table: "Ігровий стіл",
-    live_game_over: "Гру закінчено",
-    // show graphics (bug, ticker, slate, credits)
-    slate_break: "Перерва",
-    slate_soon: "Незабаром почнемо",
-    slate_starts_in: "Почнемо за",
-    slate_elapsed: "Перерва триває",
-    ticker_title: "Новини клубу",
-    credits_title: "Над грою працювали",
-  },
-  en: {
-    experts: "Experts",
-    viewers: "Viewers",
-    experts_short: "E",
-    viewers_short: "V",
-    score: "Score",
-    sector: "Sector",
-    sector_n: "Sector {n}",
-    question_n_of: "Question {n} of {total}",
-    kind_regular: "Sector",
-    kind_blitz: "Blitz",
-    kind_superblitz: "Superblitz",
-    kind_sponsor: "Sponsor's sector",
-    phase_reading: "Question",
-    phase_discussion: "Discussion",
-    phase_answer: "Answer",
-    phase_club_help: "Club help",
-    phase_closed: "Round over",
-    timer_minute: "Minute",
-    timer_blitz: "Blitz",
-    timer_extra_minute: "Extra minute",
-    timer_club_help: "Club help",
-    time_up: "Time!",
-    paused: "Paused",
-    extra_minute_badge: "Extra minute",
-    club_help_badge: "Club help",
-    decisive_badge: "Decisive round",
-    early_badge: "Early answer",
-    plays_against: "Playing against the experts",
-    from_city: "{city}",
-    prize: "Prize",
-    answer: "Correct answer",
-    verdict_correct: "The experts are right",
-    verdict_incorrect: "The viewer wins the prize",
-    blitz_player: "Answering",
-    winner_experts: "The experts win",
-    winner_viewers: "The viewers win",
-    game_over: "Game over",
-    final_score: "Final score",
-    prizes_won: "Viewers' prizes",
-    no_prizes: "The experts took every question",
-    best_player: "Best player",
-    total: "Total",
-    sponsor: "Sponsor",
-    host: "Host",
-    captain: "Captain",
-    show_title: "What? Where? When?",
-    // club game (RULES.md §5)
-    central_table: "Central Table",
-    club_tables: "Club tables",
-    game_rating: "Game rating",
-    best_player_central: "Best player of the Central Table",
-    table_n: "Table {n}",
-    candidates: "Candidates",
-    draw_title: "Who takes the Central Table?",
-    draw_spinning: "The top is choosing",
-    draw_seated: "Taking the Central Table",
-    answered_n_of: "Correct: {n} of {total}",
-    answers_pending: "The tables' answers are not in yet",
-    legend_correct: "answered correctly",
-    legend_lost: "already lost a round",
-    col_correct: "Correct",
-    col_central: "At CT",
-    col_points: "Points",
-    team: "Team",
-    // live (the audience page /live)
-    live_title: "What? Where? When? — live",
-    live_waiting: "The game starts soon",
-    live_lost: "Connection lost — reconnecting…",
-    live_question: "Question",
-    live_table: "Game table",
-    live_game_over: "Game over",
-    // show graphics (bug, ticker, slate, credits)
-    slate_break: "Break",
-    slate_soon: "Starting soon",
-    slate_starts_in: "Starting in",
-    slate_elapsed: "Break time",
-    ticker_title: "Club news",
-    credits_title: "Made by",
-  },
-};
+const EMPTY = { lang: "ru", locale: "ru-RU", messages: {} };
 
-const LOCALES = { ru: "ru-RU", uk: "uk-UA", en: "en-GB" };
+function inlineCatalog() {
+  const el = typeof document !== "undefined" ? document.getElementById("i18n-air") : null;
+  try {
+    return el ? JSON.parse(el.textContent) : EMPTY;
+  } catch {
+    return EMPTY;
+  }
+}
 
-export const LANGS = Object.keys(STRINGS);
-
-/** Returns a translator for `lang` (unknown languages fall back to Russian). */
-export function translator(lang) {
-  const table = STRINGS[lang] || STRINGS.ru;
-  const locale = LOCALES[lang] || LOCALES.ru;
+/** Returns a translator for the page's catalog (`lang` is the language the page asked for). */
+export function translator(lang, catalog = inlineCatalog()) {
+  const table = catalog.messages || {};
+  const locale = catalog.locale || lang || "ru";
+  const rules = new Intl.PluralRules(locale);
+  const fill = (s, vars) => s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? ""));
   const t = (key, vars = {}) => {
-    const s = table[key] ?? STRINGS.ru[key] ?? key;
-    return s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? ""));
+    let s = table[key] ?? key;
+    if (typeof s === "object") s = s.other ?? key;
+    return fill(s, vars);
   };
-  t.lang = STRINGS[lang] ? lang : "ru";
+  t.n = (key, n, vars = {}) => {
+    const forms = table[key];
+    if (forms === undefined) return key;
+    const s = typeof forms === "string" ? forms : forms[rules.select(n)] ?? forms.other;
+    return fill(s, { n: new Intl.NumberFormat(locale).format(n), ...vars });
+  };
+  t.lang = catalog.lang || "ru";
   t.locale = locale;
   t.number = (n) => new Intl.NumberFormat(locale).format(n);
   t.money = (amount, currency) => formatMoney(amount, currency, locale);
   return t;
 }
 
-function formatMoney(amount, currency, locale) {
+export function formatMoney(amount, currency, locale) {
   if (amount == null) return "";
   if (!currency) return new Intl.NumberFormat(locale).format(amount);
   try {

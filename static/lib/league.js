@@ -1,30 +1,18 @@
-// What the league graphics (season-rating, final-teams, series) share: their strings, where
+// What the league graphics (season-rating, final-teams, series) share: their words, where
 // their data comes from (the public league endpoint, fetched again whenever the server says
 // league data changed: socket "league"), and their life as cues — on air while `graphics` has
 // the graphic shown, until `expires_at`. Not game state: the followed game only tells which
 // season is the default.
 
 import { show } from "./dom.js";
+import { translator } from "./i18n.js";
 
-const STRINGS = {
-  ru: { title: "Рейтинг сезона", points: "очки", games: "игр", empty: "Отборочные игры ещё не сыграны",
-        central_table: "Команда Центрального стола", club: "Команда Клуба", final: "Финал сезона",
-        winner: "Победитель", provisional: "Предварительный состав", duels: "Дуэли", final_series: "Финальная серия",
-        series: "Звёздные войны", to_play: "Впереди", sphinx: "Хрустальный Сфинкс", experts: "Знатоки", viewers: "Телезрители" },
-  uk: { title: "Рейтинг сезону", points: "очки", games: "ігор", empty: "Відбіркові ігри ще не зіграно",
-        central_table: "Команда Центрального столу", club: "Команда Клубу", final: "Фінал сезону",
-        winner: "Переможець", provisional: "Попередній склад", duels: "Дуелі", final_series: "Фінальна серія",
-        series: "Зоряні війни", to_play: "Попереду", sphinx: "Кришталевий Сфінкс", experts: "Знавці", viewers: "Телеглядачі" },
-  en: { title: "Season rating", points: "points", games: "games", empty: "No qualifying game played yet",
-        central_table: "Central Table team", club: "Club team", final: "Season Final",
-        winner: "Winner", provisional: "Provisional line-up", duels: "Duels", final_series: "Final series",
-        series: "Star Wars", to_play: "To be played", sphinx: "Crystal Sphinx", experts: "Experts", viewers: "Viewers" },
-};
-
-/** Strings of the league graphics in the page's language (Russian by default). */
+/** Strings of the league graphics in the page's language: the catalog's `league_*` on-air keys. */
 export function leagueText(lang) {
-  const table = STRINGS[lang] || STRINGS.ru;
-  return (key) => table[key] ?? STRINGS.ru[key] ?? key;
+  const t = translator(lang);
+  const tx = (key) => t(`league_${key}`);
+  tx.n = (key, n) => t.n(`league_${key}`, n);
+  return tx;
 }
 
 /**

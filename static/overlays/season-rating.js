@@ -35,7 +35,7 @@ export default function create(root, ctx) {
       f.list.replaceChildren(...rows.map((r) => h("li", { class: "sr-row", "data-player": r.player },
         h("span", { class: "sr-place", text: String(r.place) }),
         h("span", { class: "sr-name" }, bdi(r.player)),
-        h("span", { class: "sr-games", text: `${r.games} ${tx("games")}` }),
+        h("span", { class: "sr-games", text: tx.n("games_n", r.games) }),
         h("span", { class: "sr-points", text: String(r.points) }))));
     }
     setText(f.empty, rows.length ? "" : tx("empty"));
