@@ -30,6 +30,17 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
         return s.getsockname()[1]
 
 
+def wait_for(check: Callable[[], Any], timeout: float = 30, what: str = "condition") -> Any:
+    """Polls `check` until it returns something true (and returns that), or fails after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 def wait_until_up(proc: subprocess.Popen, url: str, timeout: float, what: str = "server",
                   output: Callable[[], str] = lambda: "") -> None:
     """Polls `url` until it answers 2xx; raises with the process's output if it exits first or

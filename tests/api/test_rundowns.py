@@ -8,25 +8,14 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import socketio
 
-from tests.support import TOKEN, Server
+from tests.support import TOKEN, Server, wait_for
 
 pytestmark = pytest.mark.slow
-
-
-def wait_for(check: Any, timeout: float = 20, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class Rd:

@@ -65,3 +65,12 @@ def tab(chromium: Browser) -> Iterator[Tab]:
     t = Tab(chromium)
     yield t
     t.close()
+
+
+@pytest.fixture
+def overlay(chromium: Browser) -> Iterator[Tab]:
+    """A tab whose page must end the test without a script error."""
+    t = Tab(chromium)
+    yield t
+    assert t.errors == []
+    t.close()

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from tests.browser.helpers import SAFE, PanelPage, Tab, screenshot, screenshot_dir, settle, wait_js, wait_on_air
 from tests.browser.test_show_graphics import logo, upload
-from tests.support import Server
+from tests.support import Server, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -30,14 +30,6 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s = Server(tmp_path_factory.mktemp("qr") / "data", env={"CHGK_OVERLAY_LIVE_URL": LIVE}).start()
     yield s
     s.stop()
-
-
-@pytest.fixture
-def overlay(chromium: Browser) -> Iterator[Tab]:
-    t = Tab(chromium)
-    yield t
-    assert t.errors == []
-    t.close()
 
 
 def take(srv: Server, graphic: str, data: dict) -> dict:
@@ -275,13 +267,3 @@ def test_the_graphics_desk_takes_the_code_and_says_why_it_cannot(srv: Server, ch
         ctx.close()
         bare.stop()
 
-
-def wait_for(check, timeout: float = 10):  # noqa: ANN001, ANN201 - a condition and its value
-    import time
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out")

@@ -89,14 +89,6 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s.stop()
 
 
-@pytest.fixture
-def overlay(chromium: Browser) -> Iterator[Tab]:
-    t = Tab(chromium)
-    yield t
-    assert t.errors == []
-    t.close()
-
-
 def rtl_tv_game(srv: Server, target: int = 6) -> str:
     spec = game_spec(target=target)
     spec["experts"] = {"name": EXPERTS, "players": PLAYERS, "captain": PLAYERS[0]}

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from tests.browser.helpers import (SAFE, TRANSPARENT, WAIT_MS, Tab, backgrounds, screenshot, screenshot_dir, small_text,
                                    wait_js, wait_off_air, wait_on_air)
@@ -60,14 +59,6 @@ def out(srv: Server, graphic: str) -> None:
 @pytest.fixture(scope="module")
 def srv(shared_server: Server) -> Server:
     return shared_server
-
-
-@pytest.fixture
-def overlay(chromium: Browser) -> Iterator[Tab]:
-    t = Tab(chromium)
-    yield t
-    assert t.errors == []
-    t.close()
 
 
 def settled(page: Page) -> None:

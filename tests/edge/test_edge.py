@@ -8,7 +8,7 @@ import json
 import os
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +19,11 @@ import socketio
 import websocket
 
 from tests.faults.helpers import tv_spec
-from tests.support import Redis, Server, free_port
+from tests.support import Redis, Server, free_port, wait_for
 
 pytestmark = pytest.mark.slow
 MODE = os.environ.get("CHGK_TEST_ASYNC_MODE", "eventlet")
 MODE = MODE if MODE in ("eventlet", "gevent") else "eventlet"
-
-
-def wait_for(check: Callable[[], Any], timeout: float = 30, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def edge_status(edge: Server) -> dict:

@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from tests.support import wait_for
+
 from .peers import Collector, Server, Surface, message, oscsend
 
 pytestmark = pytest.mark.slow
@@ -31,16 +33,6 @@ def post(srv: Server, path: str, body: dict, status: int = 200) -> dict:
     r = srv.http.post(srv.base + path, json=body, timeout=10)
     assert r.status_code == status, r.text
     return r.json()
-
-
-def wait_for(check, timeout: float = 20, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_a_rundown_driven_over_osc_with_cues_and_feedback(server, cues):
