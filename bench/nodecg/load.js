@@ -51,6 +51,7 @@ class Holders {
 		this.at = new Float64Array(n); // when held[i] last changed
 		this.target = null;
 		this.count = 0;
+		this.first = Infinity; // when the FIRST socket got the target: the server's part, mostly
 		this.last = 0;
 		this.done = null;
 		this.stale = 0; // messages older than what a socket holds (must stay 0: per-client order)
@@ -66,6 +67,7 @@ class Holders {
 		this.at[i] = t;
 		if (this.target !== null && rev >= this.target && before < this.target) {
 			this.count++;
+			this.first = Math.min(this.first, t);
 			this.last = Math.max(this.last, t);
 			if (this.count === this.n) this._finish();
 		}
@@ -75,10 +77,12 @@ class Holders {
 	wait(rev, timeoutMs) {
 		this.target = rev;
 		this.count = 0;
+		this.first = Infinity;
 		this.last = 0;
 		for (let i = 0; i < this.n; i++) {
 			if (this.held[i] >= rev) {
 				this.count++;
+				this.first = Math.min(this.first, this.at[i]);
 				this.last = Math.max(this.last, this.at[i]);
 			}
 		}
@@ -235,16 +239,21 @@ async function main() {
 	const connectMs = performance.now() - c0;
 	const send = target.commander(a.url, a.token);
 	const latency = [];
+	const first = [];
 	const ack = [];
+	const sentAt = []; // CLOCK_MONOTONIC ns of each timed send, to line up with a server-side trace
 	const cpu0 = process.cpuUsage();
 	for (let k = 0; k < a.warmup + a.commands; k++) {
+		const mono = process.hrtime.bigint();
 		const t0 = performance.now();
 		const rev = await send();
 		const t1 = performance.now();
 		const last = await holders.wait(rev, a["timeout-ms"]);
 		if (k >= a.warmup) {
 			latency.push(last - t0);
+			first.push(holders.first - t0);
 			ack.push(t1 - t0);
+			sentAt.push(Number(mono));
 		}
 		await sleep(a["gap-ms"]);
 	}
@@ -252,7 +261,7 @@ async function main() {
 	for (const s of sockets) s.close();
 	process.stdout.write(JSON.stringify({
 		target: a.target, n: a.n, commands: a.commands, warmup: a.warmup, connect_ms: connectMs,
-		latency_ms: latency, ack_ms: ack, stale: holders.stale, errors: errors.slice(0, 20),
+		latency_ms: latency, first_ms: first, ack_ms: ack, sent_ns: sentAt, stale: holders.stale, errors: errors.slice(0, 20),
 		client_cpu_ms: (cpu.user + cpu.system) / 1000,
 	}) + "\n");
 	process.exit(0);
