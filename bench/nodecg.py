@@ -21,7 +21,8 @@ undo, undo with the token: each committed to SQLite with fsync before the broadc
 NodeCG it speaks NodeCG's replicant protocol (joinRoom, replicant:declare, replicant:operations).
 
 Both servers run for the whole bench; the rows are interleaved — per round and client count
-one server then the other, the order alternating — so that both see the same machine.
+one server then the other, the order alternating — so that both see the same machine. The
+server not being measured is stopped (SIGSTOP) meanwhile and continued for its own rows.
 `--rounds 3` prints each round and then the median over rounds of every figure, with the
 p99 ratio (chgk ÷ NodeCG) per round and its median. "others" is the cores processes not ours
 kept busy during the row; `--max-wait` first waits (before each row) until they use under
@@ -37,6 +38,7 @@ import json
 import os
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -191,6 +193,10 @@ def main() -> None:
                     if args.max_wait:
                         wait_quiet(args.quiet, args.max_wait)
                     ours = [s.pid for s in servers.values()] + [os.getpid()]
+                    # the server not measured is stopped (SIGSTOP): its clock, timers and collector
+                    # take nothing from the row; it keeps its state and continues afterwards
+                    for other, srv in servers.items():
+                        os.kill(srv.pid, signal.SIGCONT if other == kind else signal.SIGSTOP)
                     r = run_row(servers[kind], kind, n, args, base / "client", ours)
                     r["round"] = rnd + 1
                     results.append(r)
@@ -198,6 +204,11 @@ def main() -> None:
                     if r["stale"] or r["errors"]:
                         print(f"  ! {r['stale']} stale messages, errors: {r['errors']}")
     finally:
+        for srv in (ncg, chgk):
+            try:
+                os.kill(srv.pid, signal.SIGCONT)  # a stopped process would not hear the SIGTERM
+            except (AttributeError, ProcessLookupError):
+                pass
         if ncg:
             ncg.stop()
         if chgk:
