@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
@@ -38,6 +40,18 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def in_thread(mode: str) -> Callable[[Callable[[], None]], None]:
+    """Starts `fn` in a real OS thread and returns at once: the event loop carries on meanwhile."""
+    if mode == "eventlet":
+        import eventlet
+        from eventlet import tpool
+        return lambda fn: eventlet.spawn_n(tpool.execute, fn)
+    if mode == "gevent":
+        import gevent
+        return lambda fn: gevent.get_hub().threadpool.spawn(fn)
+    return lambda fn: threading.Thread(target=fn, daemon=True, name="sqlite-checkpoint").start()
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask("overlay", template_folder=str(resource_dir("templates")),
                 static_folder=str(resource_dir("static")), instance_relative_config=False)
@@ -46,6 +60,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.json.ensure_ascii = False  # UTF-8 JSON: Cyrillic stays readable in logs and tools
 
     store = Store(Path(app.config["DATA"]) / "chgk.sqlite3", app.config["SQLITE_SYNCHRONOUS"])
+    store.checkpoint_elsewhere(in_thread(app.config["ASYNC_MODE"]))  # no command waits for a checkpoint
     sessions = Sessions(store, clock=now_ms)
     svc = Services(store, sessions, Graphics(sessions),
                    revoked_logins=set(store.get_setting("revoked_logins", [])))

@@ -3,12 +3,12 @@
 python-engineio sends to each client from that client's own writer task: a queue put, a task
 switch, a websocket frame built and a send — 35–60 µs of CPU per client under eventlet, ~25 ms
 of one core for 500 overlays, more than a 60 Hz frame (docs/PERFORMANCE.md). Every overlay in a
-room gets the same bytes, so under eventlet we build the frame once and put it into each idle
-socket's kernel buffer directly (a few µs per client).
+room gets the same bytes, so under eventlet and gevent we build the frame once and put it into
+each idle socket's kernel buffer directly (a few µs per client).
 
 A client takes the direct path only when nothing can overtake or interleave: its websocket has
 finished upgrading, engineio's queue for it is empty and its send lock is free. Any other client
-— long-polling, mid-upgrade, a writer busy, another async mode — gets the packet through engineio
+— long-polling, mid-upgrade, a writer busy, threading mode — gets the packet through engineio
 as before, in order behind what it already has queued. Compression is not negotiated: the same
 frame has to suit every overlay.
 """
@@ -26,46 +26,30 @@ class Fanout:
 
     def __init__(self) -> None:
         self.server: Any = None  # socketio.Server
-        self.sockets: dict[str, tuple[Any, Any]] = {}  # eio sid -> (engineio Socket, eventlet websocket)
+        self.sockets: dict[str, tuple[Any, Any]] = {}  # eio sid -> (engineio Socket, its websocket)
         self.direct = 0  # counters, for the benches and the tests
         self.queued = 0
         self._spawn: Any = None
 
     def install(self, server: Any) -> None:
-        """Hook the websocket transport of an eventlet-mode server; other modes keep engineio's path."""
+        """Hook the websocket transport of an eventlet- or gevent-mode server; threading keeps
+        engineio's path."""
         self.server = server
         eio = server.eio
-        if eio.async_mode != "eventlet":
+        if eio.async_mode == "eventlet":
+            import eventlet
+
+            self._spawn = eventlet.spawn_n
+            tracked = _eventlet_websocket(eio._async["websocket"], self.sockets)
+        elif eio.async_mode == "gevent" and _gevent_websocket_in_use():
+            import gevent
+
+            self._spawn = gevent.spawn
+            tracked = _gevent_websocket(eio._async["websocket"], self.sockets)
+        else:
             return
-        import eventlet
-
-        self._spawn = eventlet.spawn_n
-        base = eio._async["websocket"]
-        sockets = self.sockets
-
-        class TrackedWebSocket(base):  # type: ignore[misc, valid-type]
-            """engineio's eventlet websocket, registered under its sid while it is open."""
-
-            def __init__(self, handler: Any, eio_server: Any) -> None:
-                sock = handler.__self__  # handler is the engineio Socket's bound method
-
-                def tracked(ws: Any) -> Any:
-                    sockets[sock.sid] = (sock, ws)
-                    try:
-                        return handler(ws)
-                    finally:
-                        if sockets.get(sock.sid, (None, None))[1] is ws:
-                            del sockets[sock.sid]
-
-                super().__init__(tracked, eio_server)
-
-            def _negotiate_permessage_deflate(self, extensions: Any) -> None:
-                # Chromium offers compression with per-connection context: every overlay would
-                # need its own deflate of the same ~2 kB, costing more CPU than it saves on a LAN.
-                return None
-
         # a copy: the driver's dict is shared by every engineio server in the process
-        eio._async = dict(eio._async, websocket=TrackedWebSocket)
+        eio._async = dict(eio._async, websocket=tracked)
 
     def emit(self, event: str, data: Any, namespace: str, rooms: list[str] | None = None) -> None:
         """Send to every client in any of `rooms` (each once), or in the whole namespace."""
@@ -84,7 +68,7 @@ class Fanout:
                 pass
 
     def has_websocket(self, eio_sid: str) -> bool:
-        """The client is on a websocket (eventlet: one this module writes to)."""
+        """The client is on a websocket (eventlet, gevent: one this module writes to)."""
         entry = self.sockets.get(eio_sid)
         if entry is not None:
             return entry[0].upgraded
@@ -114,6 +98,87 @@ class Fanout:
             lock.acquire()
             self._spawn(_finish, ws, lock, frame[sent:])
         return True
+
+
+def _eventlet_websocket(base: Any, sockets: dict) -> Any:
+    class TrackedWebSocket(base):  # type: ignore[misc, valid-type]
+        """engineio's eventlet websocket, registered under its sid while it is open."""
+
+        def __init__(self, handler: Any, eio_server: Any) -> None:
+            sock = handler.__self__  # handler is the engineio Socket's bound method
+
+            def tracked(ws: Any) -> Any:
+                sockets[sock.sid] = (sock, ws)
+                try:
+                    return handler(ws)
+                finally:
+                    if sockets.get(sock.sid, (None, None))[1] is ws:
+                        del sockets[sock.sid]
+
+            super().__init__(tracked, eio_server)
+
+        def _negotiate_permessage_deflate(self, extensions: Any) -> None:
+            # Chromium offers compression with per-connection context: every overlay would
+            # need its own deflate of the same ~2 kB, costing more CPU than it saves on a LAN.
+            return None
+
+    return TrackedWebSocket
+
+
+def _gevent_websocket_in_use() -> bool:
+    """engineio speaks websocket through gevent-websocket (what `serve` runs) when it is
+    installed, else through simple-websocket, whose frames we cannot get between."""
+    from engineio.async_drivers import gevent as driver
+
+    return getattr(driver, "SimpleWebSocketWSGI", None) is None
+
+
+class _GeventSocket:
+    """What `_write` and `_finish` need, as eventlet's websocket has it: `fd`, the real
+    non-blocking socket, and a cooperative `sendall`."""
+
+    def __init__(self, sock: Any) -> None:
+        self.fd = sock._sock  # gevent keeps the OS socket non-blocking and waits on its own
+        self.sendall = sock.sendall
+
+
+def _gevent_websocket(base: Any, sockets: dict) -> Any:
+    from gevent.lock import Semaphore
+
+    class TrackedWebSocket(base):  # type: ignore[misc, valid-type]
+        """engineio's gevent-websocket wrapper with eventlet's guard against interleaved
+        frames: every send of engineio's writer holds `_sendlock`, as a direct write checks it
+        (gevent-websocket has no lock of its own), and registered under its sid while open.
+        gevent-websocket negotiates no compression."""
+
+        def __init__(self, handler: Any, eio_server: Any) -> None:
+            super().__init__(handler, eio_server)
+            self._engineio_socket = handler.__self__
+            self._sendlock = Semaphore()
+            self.socket: _GeventSocket | None = None
+
+        @property
+        def websocket_closed(self) -> bool:
+            ws = getattr(self, "_sock", None)
+            return ws is None or ws.closed or self.socket is None
+
+        def __call__(self, environ: dict, start_response: Any) -> Any:
+            ws = environ.get("wsgi.websocket")
+            if ws is not None and ws.stream is not None:
+                self.socket = _GeventSocket(ws.stream.handler.socket)
+            sid = self._engineio_socket.sid
+            sockets[sid] = (self._engineio_socket, self)
+            try:
+                return super().__call__(environ, start_response)
+            finally:
+                if sockets.get(sid, (None, None))[1] is self:
+                    del sockets[sid]
+
+        def send(self, message: Any) -> Any:
+            with self._sendlock:
+                return super().send(message)
+
+    return TrackedWebSocket
 
 
 def _finish(ws: Any, lock: Any, rest: bytes) -> None:
