@@ -188,6 +188,18 @@ class Watcher:
         self.ns = namespace
         self.sio = socketio.Client(reconnection=True, reconnection_delay=delay, reconnection_delay_max=delay * 2,
                                    randomization_factor=0.1)
+        # python-engineio's client runs each message's handler in a thread of its own, so on a
+        # loaded machine two states could be recorded out of the order they arrived in (a loaded
+        # run saw 62, 61). An overlay handles its messages in order: so does this watcher, on
+        # the thread that reads the socket.
+        eio, spawn = self.sio.eio, self.sio.eio.start_background_task
+
+        def in_order(target: Any, *args: Any, **kwargs: Any) -> Any:
+            if target == eio.handlers.get("message"):
+                return target(*args, **kwargs)
+            return spawn(target, *args, **kwargs)
+
+        eio.start_background_task = in_order
         self.states: list[dict | None] = []
         self.graphics: list[dict] = []
         self.log: list[str] = []
