@@ -69,6 +69,15 @@ def assert_rtl_names(page: Page, sel: str, expected: list[str] | None = None) ->
     assert any(g["rtl"] for g in got), (sel, got)
 
 
+def label_before_name(page: Page, selector: str) -> bool:
+    """The element's leading label (its first text node) is drawn wholly left of its <bdi> name."""
+    return page.evaluate("""(sel) => {
+      const el = document.querySelector(sel), label = el.firstChild, r = document.createRange();
+      r.selectNodeContents(label);
+      return label.nodeType === 3 && r.getBoundingClientRect().right <= el.querySelector('bdi').getBoundingClientRect().left + 0.5;
+    }""", selector)
+
+
 def assert_in_order(page: Page, scope: str, sels: list[str]) -> None:
     """In each `scope`, the boxes of `sels` follow one another as an LTR page reads: each one
     either right of the one before on the same line, or on a line below it."""
@@ -307,11 +316,7 @@ def test_the_panels_lists_keep_rtl_names_isolated(srv: Server, chromium: Browser
         page.goto(f"{srv.url}/control/")
         expect(page.locator(".q-player")).to_have_text(f"Играет: {PLAYERS[1]}")
         assert_rtl_names(page, ".q-player", [PLAYERS[1]])
-        assert page.evaluate("""() => {
-          const p = document.querySelector('.q-player'), label = p.firstChild, r = document.createRange();
-          r.selectNodeContents(label);
-          return label.nodeType === 3 && r.getBoundingClientRect().right <= p.querySelector('bdi').getBoundingClientRect().left + 0.5;
-        }""")
+        assert label_before_name(page, ".q-player")
         expect(page.locator("#game-title bdi")).to_have_text(EXPERTS)
         page.screenshot(path=str(screenshot_dir(tmp_path) / "rtl-panel-live.png"))
 
@@ -372,11 +377,7 @@ def test_the_league_tables_keep_rtl_names_isolated(tmp_path: Path, chromium: Bro
         assert_rtl_names(finals, ".ft-player")
         # the foot «Победитель: … · Хрустальный сфинкс: <name>», the name isolated at its end
         assert_rtl_names(finals, "[data-ref=foot] bdi", [league[0]])
-        assert finals.evaluate("""() => {
-          const foot = document.querySelector('[data-ref=foot]'), label = foot.firstChild, r = document.createRange();
-          r.selectNodeContents(label);
-          return label.nodeType === 3 && r.getBoundingClientRect().right <= foot.querySelector('bdi').getBoundingClientRect().left + 0.5;
-        }""")
+        assert label_before_name(finals, "[data-ref=foot]")
         assert_rtl_names(series, ".sw-team")
         assert_in_order(series, ".sw-entry", [".sw-team", ".sw-score"])
         shots = screenshot_dir(tmp_path)
