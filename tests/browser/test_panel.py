@@ -383,9 +383,8 @@ def test_lost_connection_banner_and_resync_after_restart(server_factory, context
     panel.click(panel.button("start_timer"), rev=2)
     assert srv.state(game)["round"]["phase"] == "discussion"
     # the browser logs the refused reconnection attempts while the server was down; nothing else
-    # (refused while it was down, reset by the kill when a request was under way)
-    assert all("WebSocket" in e or "ERR_CONNECTION_REFUSED" in e or "ERR_CONNECTION_RESET" in e or "socket.io" in e
-               for e in panel.errors), panel.errors
+    # (a request refused while it was down, or cut by the kill: any network error of Chromium's)
+    assert all("WebSocket" in e or "net::ERR_" in e or "socket.io" in e for e in panel.errors), panel.errors
 
 
 # ---- setup ---------------------------------------------------------------------------------
