@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +24,25 @@ settings.register_profile("chgk", deadline=None, suppress_health_check=[HealthCh
 settings.register_profile("ci", parent=settings.get_profile("chgk"), derandomize=True, database=None,
                           print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "chgk")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_client_left_reconnecting(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A python-socketio client that reconnects by itself keeps trying for the rest of the run
+    if it is closed with disconnect() while it is reconnecting (its server killed or restarted):
+    threads, sockets and CPU taken from every later test. End any such client with its module,
+    and say which module left it. A warning, not a failure: the library's own shutdown() can
+    race a reconnection that is completing, and that must not fail a run by chance."""
+    yield
+    if "socketio" not in sys.modules:
+        return
+    from socketio import base_client
+    left = list(base_client.reconnecting_clients)
+    for client in left:
+        client.shutdown()
+    if left:
+        warnings.warn(f"{request.module.__name__} left {len(left)} socket client(s) reconnecting; "
+                      "close them with shutdown()", stacklevel=1)
 
 
 @pytest.fixture

@@ -144,7 +144,9 @@ def test_an_edge_killed_its_clients_move_to_the_other(stack: dict):
         victim.start(timeout=120)
         wait_for(lambda: edge_status(victim)["synced"], what="the restarted edge to resync")
     finally:
-        sio.disconnect()
+        sio.shutdown()  # also ends a reconnection under way (disconnect would not)…
+        if sio.connected:  # …or one that completed meanwhile
+            sio.disconnect()
 
 
 def test_a_picture_uploaded_on_the_studio_host_is_served_on_the_live_host(stack: dict):

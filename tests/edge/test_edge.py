@@ -61,7 +61,9 @@ class Overlay:
         return self.states[-1]
 
     def close(self) -> None:
-        self.sio.disconnect()
+        self.sio.shutdown()  # also ends a reconnection under way (disconnect would not)…
+        if self.sio.connected:  # …or one that completed meanwhile
+            self.sio.disconnect()
 
 
 @pytest.fixture(scope="module")

@@ -257,7 +257,12 @@ class Watcher:
             return [s["rev"] for s in self.states if s and s.get("id") == game]
 
     def close(self) -> None:
-        self.sio.disconnect()
+        # shutdown, not disconnect: a watcher closed while it is reconnecting (its server just
+        # killed or restarted) would otherwise go on reconnecting for the rest of the run. A
+        # reconnection can also complete while shutdown waits for it: then disconnect.
+        self.sio.shutdown()
+        if self.sio.connected:
+            self.sio.disconnect()
 
 
 @contextmanager
