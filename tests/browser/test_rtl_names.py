@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.helpers import PanelPage, Tab, screenshot, screenshot_dir, settle, wait_js, wait_on_air
 from tests.browser.test_overlays import game_spec
-from tests.season.helpers import club_game, ok, play_club, play_tv, tv_game
+from tests.season.helpers import approved_members, club_game, ok, play_club, play_tv, tv_game
 from tests.support import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -338,11 +338,7 @@ def test_the_league_tables_keep_rtl_names_isolated(tmp_path: Path, chromium: Bro
     pages: list[Page] = []
     try:
         league = [f"{n} {i}" for i, n in enumerate(["דנה", "يوسف", "Анна", "נועם", "Борис", "ليلى"] * 2)]
-        ids = {}
-        for name in league:
-            mid = ok(srv, "POST", "/api/members", {"name": name, "adult": True}, 201)["id"]
-            ok(srv, "POST", f"/api/members/{mid}/status", {"status": "approved", "date": "2026-01-10", "reason": "ок"})
-            ids[name] = mid
+        ids = approved_members(srv, league)
         sid = ok(srv, "POST", "/api/seasons", {"name": "עונה 2026", "qualifying_days": 3}, 201)["id"]
         ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01"})
         holding = f"{sid}-d1-sun"

@@ -24,6 +24,16 @@ def refused(srv: Server, method: str, path: str, body: Any, status: int, code: s
     return err
 
 
+def approved_members(srv: Server, names: list[str], date: str = "2026-01-10") -> dict[str, str]:
+    """Adult members, approved on `date`: name -> member id."""
+    ids = {}
+    for name in names:
+        mid = ok(srv, "POST", "/api/members", {"name": name, "adult": True}, 201)["id"]
+        ok(srv, "POST", f"/api/members/{mid}/status", {"status": "approved", "date": date, "reason": "ок"})
+        ids[name] = mid
+    return ids
+
+
 def command(srv: Server, game: str, **body: Any) -> dict:
     return ok(srv, "POST", f"/api/games/{game}/commands", body)["state"]
 

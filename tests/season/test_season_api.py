@@ -14,7 +14,7 @@ import requests
 
 from tests.support import Server
 
-from .helpers import club_game, count_actions, ok, play_club, play_tv, refused, tv_game
+from .helpers import approved_members, club_game, count_actions, ok, play_club, play_tv, refused, tv_game
 
 A = ["Анна Арбузова", "Артём Абрамов", "Алла Акимова", "Антон Анохин", "Ася Авдеева", "Аркадий Агеев"]
 B = ["Борис Белов", "Вера Васнецова", "Глеб Громов", "Дина Дымова", "Егор Ершов", "Жанна Жукова", "Зоя Зимина"]
@@ -183,12 +183,9 @@ def test_team_edit_moves_a_player_and_says_so(srv: Server, ids: dict, season: di
     wed = f"{season['id']}-d2-wed"
     names = ["Лидия Лебедева", "Марк Миронов", "Нина Нестерова", "Олег Орлов", "Павел Панов", "Раиса Рябова",
              "Семён Соколов", "Таисия Титова", "Ульяна Уварова"]
-    extra = []
-    for name in names:
-        mid = ok(srv, "POST", "/api/members", {"name": name, "adult": True}, 201)["id"]
-        ok(srv, "POST", f"/api/members/{mid}/status", {"status": "approved", "date": "2026-03-01", "reason": "ок"})
+    extra = list(approved_members(srv, names, date="2026-03-01").values())
+    for mid in extra:
         ok(srv, "POST", f"/api/holdings/{wed}/registrations", {"member": mid}, 201)
-        extra.append(mid)
     teams = ok(srv, "POST", f"/api/holdings/{wed}/teams/form", {})["teams"]
     assert [len(t["members"]) for t in teams] == [5, 4]  # nine individuals: balanced, 4–6 each
     moved = extra[0]

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support import PASSWORD, Server
 
-from .helpers import club_game, ok, play_club, play_tv, tv_game
+from .helpers import approved_members, club_game, ok, play_club, play_tv, tv_game
 
 pytestmark = pytest.mark.browser
 
@@ -23,11 +23,7 @@ ON_AIR = re.compile(r"\bis-in\b")
 @pytest.fixture(scope="module")
 def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict]]:
     srv = Server(tmp_path_factory.mktemp("screens") / "data", demo=False).start()
-    ids = {}
-    for name in PLAYERS:
-        mid = ok(srv, "POST", "/api/members", {"name": name, "adult": True}, 201)["id"]
-        ok(srv, "POST", f"/api/members/{mid}/status", {"status": "approved", "date": "2026-01-10", "reason": "ок"})
-        ids[name] = mid
+    ids = approved_members(srv, PLAYERS)
     sid = ok(srv, "POST", "/api/seasons", {"name": "Сезон 2026", "qualifying_days": 3}, 201)["id"]
     for day, sunday in ((1, "2026-03-01"), (2, "2026-03-08")):
         ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": day, "sunday": sunday})
