@@ -71,6 +71,15 @@ def stop_process(proc: subprocess.Popen | None, timeout: float = 10) -> None:
             proc.wait(timeout)
 
 
+def close_client(sio: Any) -> None:
+    """Closes a python-socketio client for good. disconnect() alone leaves a reconnection that is
+    under way running (its server killed or restarted) for the rest of the run; shutdown() ends
+    it, and a reconnection that completes while shutdown() waits for it is then disconnected."""
+    sio.shutdown()
+    if sio.connected:
+        sio.disconnect()
+
+
 class Server:
     """`python -m overlay serve` in a child process, with its own data folder. `kill` is a crash
     (SIGKILL); `start` again reuses the port and the data folder, as an operator restarting the

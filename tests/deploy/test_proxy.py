@@ -15,7 +15,7 @@ import socketio
 from tests.deploy.proxies import Proxy, client_from
 from tests.faults.helpers import csrf_of
 from tests.edge.test_edge import edge_status, start_edge, wait_for
-from tests.support import PASSWORD, TOKEN, Redis, Server
+from tests.support import PASSWORD, TOKEN, Redis, Server, close_client
 
 pytestmark = pytest.mark.slow
 ATTEMPTS = 3
@@ -144,9 +144,7 @@ def test_an_edge_killed_its_clients_move_to_the_other(stack: dict):
         victim.start(timeout=120)
         wait_for(lambda: edge_status(victim)["synced"], what="the restarted edge to resync")
     finally:
-        sio.shutdown()  # also ends a reconnection under way (disconnect would not)…
-        if sio.connected:  # …or one that completed meanwhile
-            sio.disconnect()
+        close_client(sio)
 
 
 def test_a_picture_uploaded_on_the_studio_host_is_served_on_the_live_host(stack: dict):

@@ -19,7 +19,7 @@ import socketio
 import websocket
 
 from tests.faults.helpers import tv_spec
-from tests.support import Redis, Server, free_port, wait_for
+from tests.support import Redis, Server, close_client, free_port, wait_for
 
 pytestmark = pytest.mark.slow
 MODE = os.environ.get("CHGK_TEST_ASYNC_MODE", "eventlet")
@@ -61,9 +61,7 @@ class Overlay:
         return self.states[-1]
 
     def close(self) -> None:
-        self.sio.shutdown()  # also ends a reconnection under way (disconnect would not)…
-        if self.sio.connected:  # …or one that completed meanwhile
-            self.sio.disconnect()
+        close_client(self.sio)
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from typing import Any
 import requests
 import socketio
 
-from tests.support import PASSWORD, TOKEN, Server
+from tests.support import PASSWORD, TOKEN, Server, close_client
 
 PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор"]
 LONG = 600_000  # timers that never run out during a test: no time-up moves the state by itself
@@ -257,12 +257,7 @@ class Watcher:
             return [s["rev"] for s in self.states if s and s.get("id") == game]
 
     def close(self) -> None:
-        # shutdown, not disconnect: a watcher closed while it is reconnecting (its server just
-        # killed or restarted) would otherwise go on reconnecting for the rest of the run. A
-        # reconnection can also complete while shutdown waits for it: then disconnect.
-        self.sio.shutdown()
-        if self.sio.connected:
-            self.sio.disconnect()
+        close_client(self.sio)
 
 
 @contextmanager
