@@ -9,13 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 
-def _langs() -> list[str]:
-    """The languages with a catalog (overlay/i18n/locales/<lang>/LC_MESSAGES/messages.po)."""
-    from pathlib import Path
-    found = {p.parent.parent.name for p in (Path(__file__).parent / "i18n" / "locales").glob("*/LC_MESSAGES/messages.po")}
-    return sorted(found, key=lambda code: (("ru", "uk", "en") + (code,)).index(code))
-
-
 def _host_port(value: str) -> str:
     host, sep, port = value.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
@@ -24,6 +17,7 @@ def _host_port(value: str) -> str:
 
 
 def parser() -> argparse.ArgumentParser:
+    from .i18n import available  # the languages with a catalog
     p = argparse.ArgumentParser(prog="chgk-overlay", description="Broadcast graphics server for «Что? Где? Когда?»")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("serve", help="run the server")
@@ -59,7 +53,7 @@ def parser() -> argparse.ArgumentParser:
     o.add_argument("--rules", choices=("tv", "club"), default="tv", help="tv or club game (default: tv)")
     o.add_argument("--out", default=None, help="file to write (default: standard output)")
     o.add_argument("--name", default=None, help="the collection's name in OBS")
-    o.add_argument("--lang", choices=_langs(), default=None, help="on-air language (?lang=)")
+    o.add_argument("--lang", choices=available(), default=None, help="on-air language (?lang=)")
     o.add_argument("--theme", default=None, help="overlay theme (?theme=)")
     return p
 
