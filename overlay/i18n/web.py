@@ -90,8 +90,6 @@ def install(app: Flask) -> None:
                 "i18n_langs": books.langs}
 
 
-
-
 @functools.cache
 def keys_in(*files: tuple[str, str]) -> frozenset[str]:
     """The catalog keys these files use, found by the extractor (`(path, babel.cfg-style options
