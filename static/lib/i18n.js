@@ -19,6 +19,7 @@ export function translator(lang, catalog = inlineCatalog()) {
   const table = catalog.messages || {};
   const locale = catalog.locale || lang || "ru";
   const rules = new Intl.PluralRules(locale);
+  const numbers = new Intl.NumberFormat(locale);  // one formatter, not one per word drawn
   const fill = (s, vars) => s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? ""));
   const t = (key, vars = {}) => {
     let s = table[key] ?? key;
@@ -29,11 +30,11 @@ export function translator(lang, catalog = inlineCatalog()) {
     const forms = table[key];
     if (forms === undefined) return key;
     const s = typeof forms === "string" ? forms : forms[rules.select(n)] ?? forms.other;
-    return fill(s, { n: new Intl.NumberFormat(locale).format(n), ...vars });
+    return fill(s, { n: numbers.format(n), ...vars });
   };
   t.lang = catalog.lang || "ru";
   t.locale = locale;
-  t.number = (n) => new Intl.NumberFormat(locale).format(n);
+  t.number = (n) => numbers.format(n);
   t.money = (amount, currency) => formatMoney(amount, currency, locale);
   return t;
 }
