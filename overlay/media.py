@@ -1,8 +1,8 @@
 """The media library: logos, photos and backgrounds the operators upload (ARCHITECTURE.md §10).
 
 A file is checked before it is decoded — type by its first bytes (never by its name), size,
-and pixel count from the header — then fully decoded by Pillow (an SVG is rebuilt by
-`svgsafe`), written under a name the server chooses (its content hash) through a temp file in
+and pixel count from the header — then fully decoded by Pillow in a short-lived worker process
+(an SVG is rebuilt by `svgsafe`), written under a name the server chooses (its content hash) through a temp file in
 the same folder (fsync, rename), and only then recorded in SQLite. Its URL changes with its
 content, so OBS never shows a stale image after a re-upload; `PUT` replaces the content of an id
 and the graphics that use it are told at once.
@@ -19,6 +19,9 @@ import json
 import logging
 import os
 import re
+import struct
+import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable
@@ -33,6 +36,12 @@ MAX_BYTES = 10 * 1024 * 1024
 MAX_PIXELS = 40_000_000       # a 40-megapixel camera photo; checked from the header, before decoding
 MAX_SIDE = 12_000
 THUMB = 256
+# Decoding runs in a worker process, never in the server: a 40-megapixel picture takes 160 MB to
+# decode, and memory Pillow frees inside a long-lived process stays with the process (six parallel
+# uploads once kept 2.4 GB). The worker's memory goes back to the system when it exits; these bound it.
+DECODERS = 2                  # workers at once (more uploads wait their turn): the machine's cores
+WORKER_MEMORY = 1024 * 1024 * 1024  # address space of one worker: a 40-megapixel RGBA picture, twice, and Python
+WORKER_SECONDS = 60
 MEDIA_ID = re.compile(r"m[1-9][0-9]{0,8}")
 FILE_NAME = re.compile(r"([0-9a-f]{32})(\.thumb)?\.(png|jpg|webp|svg)")
 TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp", "svg": "image/svg+xml"}
@@ -116,9 +125,11 @@ def _status(refusal: MediaRefused) -> MediaRefused:
     return refusal
 
 
-def inspect(raw: bytes) -> dict[str, Any]:
+def inspect(raw: bytes, offload: Callable[..., Any] = lambda fn, *args: fn(*args),
+            decoders: threading.Semaphore | None = None) -> dict[str, Any]:
     """Checks an upload and returns {kind, data (bytes to store), width, height, thumb (bytes|None)}.
-    Raises MediaRefused with 400/413/415."""
+    Raises MediaRefused with 400/413/415. An SVG is rebuilt by `offload` (off the event loop); a
+    raster is decoded by a worker process, at most as many at once as `decoders` lets."""
     if len(raw) > MAX_BYTES:
         e = MediaRefused("too_large", f"The file is {len(raw) / 1048576:.1f} MB; the library takes files up to {MAX_BYTES // 1048576} MB.")
         e.status = 413
@@ -130,11 +141,54 @@ def inspect(raw: bytes) -> dict[str, Any]:
     if kind == "svg":
         from .svgsafe import UnsafeSvg, sanitise
         try:
-            data, width, height = sanitise(raw)
+            data, width, height = offload(sanitise, raw)
         except UnsafeSvg as exc:
             raise _status(MediaRefused("bad_media", str(exc))) from None
         return {"kind": kind, "data": data, "width": width, "height": height, "thumb": None}
-    return _raster(kind, raw)
+    if decoders is None:
+        return _decode_elsewhere(kind, raw)
+    with decoders:
+        return _decode_elsewhere(kind, raw)
+
+
+def _decode_elsewhere(kind: str, raw: bytes) -> dict[str, Any]:
+    """`_raster` in a worker process (`python -m overlay.media <kind>`, the file on stdin). Called
+    from a request's own (green) thread: the standard library's subprocess, patched by eventlet
+    and gevent, waits without stopping the event loop."""
+    try:
+        done = subprocess.run([sys.executable, "-m", "overlay.media", kind], input=raw, capture_output=True,
+                              timeout=WORKER_SECONDS, cwd=Path(__file__).resolve().parent.parent)
+    except subprocess.TimeoutExpired:
+        raise _status(MediaRefused("bad_media", f"The picture took longer than {WORKER_SECONDS} s to decode; "
+                                                "save it smaller or as a plain PNG or JPEG.")) from None
+    out = done.stdout
+    if done.returncode != 0 or len(out) < 4:
+        log.error("media: the decoding worker failed (exit %s): %s", done.returncode, done.stderr[-2000:].decode(errors="replace"))
+        raise _status(MediaRefused("bad_media", f"The {kind.upper()} picture could not be decoded within the memory "
+                                                f"the library gives one picture ({WORKER_MEMORY // 1048576} MB); "
+                                                "save it smaller."))
+    size = struct.unpack(">I", out[:4])[0]
+    head = json.loads(out[4:4 + size])
+    if "refused" in head:
+        raise _status(MediaRefused(head["refused"]["code"], head["refused"]["message"]))
+    return {"kind": kind, "data": raw, "width": head["width"], "height": head["height"], "thumb": out[4 + size:]}
+
+
+def _worker(kind: str) -> int:
+    """The worker's side: bounded memory, the file from stdin, a length-prefixed JSON head and
+    the thumbnail's bytes to stdout."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
+    raw = sys.stdin.buffer.read()
+    try:
+        info = _raster(kind, raw)
+        head, thumb = {"width": info["width"], "height": info["height"]}, info["thumb"]
+    except MediaRefused as e:
+        head, thumb = {"refused": {"code": e.code, "message": e.message}}, b""
+    body = json.dumps(head).encode()
+    sys.stdout.buffer.write(struct.pack(">I", len(body)) + body + thumb)
+    sys.stdout.buffer.flush()
+    return 0
 
 
 def _raster(kind: str, raw: bytes) -> dict[str, Any]:
@@ -160,6 +214,9 @@ def _raster(kind: str, raw: bytes) -> dict[str, Any]:
         thumb.save(out, "WEBP", quality=80)
     except MediaRefused:
         raise
+    except MemoryError:
+        raise _status(MediaRefused("bad_media", f"The {kind.upper()} picture needs more memory to decode than the library "
+                                                f"gives one picture ({WORKER_MEMORY // 1048576} MB); save it smaller.")) from None
     except Exception as exc:  # Pillow raises many types for broken files
         raise _status(MediaRefused("bad_media", f"The file starts like a {kind.upper()} picture but cannot be read ({exc.__class__.__name__}: {str(exc)[:120]}); it may be cut short or damaged.")) from None
     return {"kind": kind, "data": raw, "width": width, "height": height, "thumb": out.getvalue()}
@@ -194,6 +251,7 @@ class Media:
         self.store, self.folder, self.clock, self.offload = store, Path(folder), clock, offload
         self.folder.mkdir(parents=True, exist_ok=True)
         self.lock = threading.RLock()
+        self.decoders = threading.BoundedSemaphore(DECODERS)  # made here, after eventlet's patching
         with store.transaction() as db:
             db.execute(SCHEMA)
         self.users: list[UsedBy] = []  # this app's own checks (graphics on air, games)
@@ -278,7 +336,7 @@ class Media:
     # changing --------------------------------------------------------------------------------
 
     def add(self, raw: bytes, name: str = "") -> dict:
-        info = self.offload(inspect, raw)
+        info = inspect(raw, self.offload, self.decoders)
         with self.lock:
             h, ext = self.offload(self._write, info)
             now = self.clock()
@@ -302,7 +360,7 @@ class Media:
     def replace(self, media_id: str, raw: bytes, name: str = "") -> dict:
         """New content for an id: the URL changes with it, and the listeners are told."""
         old = self.get(media_id)
-        info = self.offload(inspect, raw)
+        info = inspect(raw, self.offload, self.decoders)
         with self.lock:
             h, ext = self.offload(self._write, info)
             now = self.clock()
@@ -418,3 +476,7 @@ def games_using(sessions: Any, media_id: str) -> list[str]:
                     out.append(f"игра «{live.game.title or live.id}», сектор {sector.number}: "
                                f"фото автора {author.get('name', '')}".rstrip())
     return out
+
+
+if __name__ == "__main__":
+    sys.exit(_worker(sys.argv[1]))

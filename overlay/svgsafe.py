@@ -8,6 +8,15 @@ external `href`s, `url(...)` to anything but `#id`, CSS `@import` — refuses th
 operator gets told what is wrong instead of a logo silently missing half its parts. Editor
 leftovers (Inkscape/Sodipodi metadata, comments) are dropped. The output is the re-serialised
 tree, never the uploaded bytes.
+
+Two more doors (docs/SECURITY.md, Uploads):
+- What a browser will draw is bounded, not just the file: a 2 kB file whose `<use>`s each use
+  ten copies of the level below draws a billion shapes and hangs every browser that opens it.
+  The drawn size is counted with every reference expanded (`<use>`, `url(#id)` paints, clips,
+  masks, filters, markers once per vertex) and refused past MAX_DRAWN elements or
+  MAX_PATH_DRAWN characters of path data; nesting is refused past MAX_DEPTH.
+- CSS is read as a browser reads it: comments dropped and escapes decoded (`\\75 rl(` is
+  `url(`) before it is judged, and a `<style>` holds text only.
 """
 from __future__ import annotations
 
@@ -61,6 +70,22 @@ ATTRIBUTES = {
     "enable-background", "space", "lang", "systemLanguage", "media",
 }
 URL = re.compile(r"url\s*\(\s*(['\"]?)(.*?)\1\s*\)", re.I | re.S)
+ANY_URL = re.compile(r"url\s*\(", re.I)
+INSIDE = re.compile(r"\s*#[^\s'\"()]+\s*")  # url(#id): a reference inside the file
+# CSS functions and words that fetch or run something (CSS Images 4, Values 5, old IE and Gecko).
+CSS_FETCHING = {"image-set(": "image-set()", "-webkit-image-set(": "image-set()", "image(": "image()",
+                "cross-fade(": "cross-fade()", "-webkit-cross-fade(": "cross-fade()", "element(": "element()",
+                "-moz-element(": "element()", "src(": "src()", "paint(": "paint()", "expression(": "expression()",
+                "javascript:": "javascript:", "behavior:": "behavior", "-moz-binding": "-moz-binding"}
+# At-rules a logo's stylesheet may hold; any other (@import, @namespace, @font-feature-values…) refuses.
+AT_RULES = {"media", "keyframes", "-webkit-keyframes", "supports", "font-face"}
+CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
+CSS_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})(?:\r\n|[ \t\n\r\f])?|(\r\n|[\n\r\f])|(.))", re.S)
+MAX_DEPTH = 48                # elements inside elements; an editor's logo nests a dozen
+MAX_DRAWN = 50_000            # elements drawn once every reference is expanded; a detailed logo draws a few thousand
+MAX_PATH_DRAWN = 2_000_000    # characters of path data (`d`, `points`) drawn, likewise
+REFERRING = ("fill", "stroke", "clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end", "style")
+NUMBER = re.compile(r"[-+]?(?:\d*\.\d+|\d+)")
 
 
 class UnsafeSvg(ValueError):
@@ -74,14 +99,39 @@ def _local(name: str) -> tuple[str, str]:
     return "", name
 
 
-def _check_css(text: str, where: str) -> None:
-    low = text.lower()
-    for bad in ("@import", "expression(", "javascript:", "behavior:", "-moz-binding"):
-        if bad in low:
-            raise UnsafeSvg(f"The SVG's {where} contains {bad.rstrip('(:')!r}, which can load or run something outside the file.")
-    for _, target in URL.findall(text):
-        if not target.strip().startswith("#"):
-            raise UnsafeSvg(f"The SVG's {where} refers to an outside file ({target[:60]!r}); only references inside the SVG (url(#id)) are taken.")
+def css_text(text: str) -> str:
+    """CSS as the browser's tokenizer sees it: comments gone, escapes (`\\75 `, `\\u`) decoded."""
+    def decode(m: re.Match) -> str:
+        if m.group(1):
+            code = int(m.group(1), 16)
+            return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+        return "" if m.group(2) else m.group(3)
+    return CSS_ESCAPE.sub(decode, CSS_COMMENT.sub("", text))
+
+
+def _check_css(text: str, where: str, sheet: bool = False) -> None:
+    """Refuses CSS (a stylesheet, a style attribute or a presentation attribute's value) that
+    could fetch or run anything, judged on the decoded text."""
+    if "\\" not in text and "/*" not in text and "(" not in text and ":" not in text and "@" not in text:
+        return  # plain values (numbers, colours, names): nothing to decode or judge
+    css = css_text(text)
+    low = css.lower()
+    squeezed = re.sub(r"\s+", "", low)  # `image-set (` is not a function, but refusing it costs no logo
+    for bad, name in CSS_FETCHING.items():
+        if bad in squeezed:
+            raise UnsafeSvg(f"The SVG's {where} uses {name}, which can load or run something outside the file; "
+                            "only colours, gradients and references inside the SVG (url(#id)) are taken.")
+    if sheet:
+        for rule in re.findall(r"@([-\w]+)", low):
+            if rule not in AT_RULES:
+                raise UnsafeSvg(f"The SVG's {where} has an @{rule} rule, which the library does not take "
+                                "(@import and its kin load outside files); remove it or export the SVG again.")
+    for m in ANY_URL.finditer(css):
+        target = URL.match(css, m.start())
+        inner = target.group(2) if target else css[m.end():m.end() + 60]
+        if not target or not INSIDE.fullmatch(inner):
+            raise UnsafeSvg(f"The SVG's {where} refers to an outside file ({inner.strip()[:60]!r}); "
+                            "only references inside the SVG (url(#id)) are taken.")
 
 
 def sanitise(raw: bytes) -> tuple[bytes, int, int]:
@@ -95,7 +145,9 @@ def sanitise(raw: bytes) -> tuple[bytes, int, int]:
         raise UnsafeSvg(f"The SVG is not well-formed XML ({exc}).") from None
     if _local(root.tag) != (SVG, "svg"):
         raise UnsafeSvg("The file is XML but not an SVG picture (its root is not <svg> in the SVG namespace).")
+    _check_depth(root)
     _clean(root)
+    _check_drawn(root)
     width, height = _size(root)
     ET.register_namespace("", SVG)
     ET.register_namespace("xlink", XLINK)
@@ -119,7 +171,10 @@ def _clean(el: ET.Element) -> None:
         _clean(child)
     _ns, local = _local(el.tag)
     if local == "style":
-        _check_css(el.text or "", "<style>")
+        if len(el):  # the browser reads every text inside <style> as CSS, a <tspan/>'s tail too
+            raise UnsafeSvg("The SVG's <style> holds elements (<" + _local(el[0].tag)[1] + ">); a <style> "
+                            "must be CSS text only. Export the SVG again.")
+        _check_css(el.text or "", "<style>", sheet=True)
     for name in list(el.attrib):
         ns, attr = _local(name)
         value = el.attrib[name]
@@ -132,7 +187,97 @@ def _clean(el: ET.Element) -> None:
             raise UnsafeSvg(f"The SVG has an attribute the library does not take ({attr!r} on <{local}>); export it again as plain SVG.")
         if attr == "href" and not value.strip().startswith("#"):
             raise UnsafeSvg(f"The SVG links to an outside file or address ({value[:60]!r}); only references inside the SVG (#id) are taken.")
-        _check_css(value, f"{attr!r} attribute")
+        _check_css(value, f"{attr!r} attribute", sheet=attr == "style")
+
+
+def _n(number: int) -> str:
+    return f"{number:,}".replace(",", "\u202f")  # 20 000: a thin space groups digits in every catalog
+
+
+def _check_depth(root: ET.Element) -> None:
+    """Before anything recursive walks the tree (the checks, the serialiser)."""
+    stack = [(root, 1)]
+    while stack:
+        el, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise UnsafeSvg(f"The SVG nests elements more than {MAX_DEPTH} deep; the library takes logos "
+                            "and drawings, not that. Flatten its groups or export it again.")
+        stack += [(child, depth + 1) for child in el]
+
+
+def _vertices(el: ET.Element) -> int:
+    return len(NUMBER.findall(el.get("d", "") + " " + el.get("points", ""))) // 2 + 1
+
+
+def _references(el: ET.Element) -> list[tuple[str, bool]]:
+    """(id, is a marker) for each element this one draws by reference."""
+    refs = []
+    href = el.get("href") or el.get(f"{{{XLINK}}}href")
+    if href and href.strip().startswith("#"):
+        refs.append((href.strip()[1:], False))
+    for attr in REFERRING:
+        value = el.get(attr)
+        if value and "url" in value.lower():
+            for decl in css_text(value).split(";"):
+                name = decl.split(":", 1)[0].strip().lower() if attr == "style" else attr
+                refs += [(t.strip()[1:], name.startswith("marker")) for _, t in URL.findall(decl)]
+    return refs
+
+
+def _check_drawn(root: ET.Element) -> None:
+    """Refuses a file that draws more than MAX_DRAWN elements or MAX_PATH_DRAWN characters of path
+    data once every `<use>`, paint server, clip, mask, filter and marker is expanded: a `<use>`
+    bomb is a few kilobytes on disk and billions of shapes on screen."""
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    cost: dict[int, tuple[int, int]] = {}
+    open_now: set[int] = set()
+
+    def drawn(el: ET.Element, depth: int) -> tuple[int, int]:
+        key = id(el)
+        if key in cost:
+            return cost[key]
+        if key in open_now:
+            raise UnsafeSvg(f"The SVG's element #{el.get('id') or _local(el.tag)[1]} uses itself (directly or "
+                            "through others); a browser cannot draw that. Export it again.")
+        if depth > 2 * MAX_DEPTH:
+            raise UnsafeSvg(f"The SVG's references (<use> of a <use> of …) go more than {2 * MAX_DEPTH} deep; "
+                            "the library takes logos and drawings, not that.")
+        open_now.add(key)
+        count, path = 1, len(el.get("d", "")) + len(el.get("points", ""))
+        parts = [drawn(child, depth + 1) for child in el]
+        for ref, marker in _references(el):
+            if ref in ids:
+                c, p = drawn(ids[ref], depth + 1)
+                times = _vertices(el) if marker else 1
+                parts.append((c * times, p * times))
+        for c, p in parts:
+            count, path = count + c, path + p
+        if count > MAX_DRAWN or path > MAX_PATH_DRAWN:
+            raise UnsafeSvg(f"The SVG draws more than {_n(MAX_DRAWN)} shapes or {_n(MAX_PATH_DRAWN)} characters of path "
+                            "data once its <use> copies are counted, which hangs the browsers that show it. "
+                            "Simplify the drawing or export it again without nested copies.")
+        open_now.discard(key)
+        cost[key] = (count, path)
+        return count, path
+
+    drawn(root, 1)
+    # rules in a <style> apply to elements the check cannot match: count each reference they make
+    # once more, markers once per vertex of the file's paths
+    sheet = " ".join(el.text or "" for el in root.iter(f"{{{SVG}}}style"))
+    vertices = sum(_vertices(el) for el in root.iter() if el.get("d") or el.get("points"))
+    total = cost[id(root)]
+    for decl in css_text(sheet).split(";"):
+        name = decl.split(":", 1)[0].split("{")[-1].strip().lower()
+        for _, t in URL.findall(decl):
+            target = ids.get(t.strip()[1:])
+            if target is not None:
+                c, p = cost.get(id(target)) or drawn(target, 1)
+                times = vertices if name.startswith("marker") else 1
+                total = (total[0] + c * times, total[1] + p * times)
+    if total[0] > MAX_DRAWN or total[1] > MAX_PATH_DRAWN:
+        raise UnsafeSvg(f"The SVG draws more than {_n(MAX_DRAWN)} shapes or {_n(MAX_PATH_DRAWN)} characters of path "
+                        "data once its <style> markers and paints are counted, which hangs the browsers that show it. "
+                        "Simplify the drawing.")
 
 
 def _size(root: ET.Element) -> tuple[int, int]:
