@@ -2,7 +2,8 @@
 
 Columns `segment,label,graphic,layer,out`, then `data.<field>` per data field. Import is all or
 nothing: the first bad row refuses the whole file with its row (the spreadsheet's line number,
-the header being row 1) and column.
+the header being row 1) and column. Cells that a spreadsheet would run as a formula are written
+with a leading `'` and read back without it (overlay/csvsafe.py).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import io
 import json
 from typing import Any
 
+from ..csvsafe import escape, unescape
 from ..rules import InputError
 from ..showgfx import FLAGS
 from . import model
@@ -70,7 +72,8 @@ def parse_items(text: str, graphics: tuple[str, ...]) -> list[dict]:
     for line, row in rows:
         if len(row) > len(header):
             raise CsvError(f"Row {line} has {len(row)} cells, the header {len(header)}.", line, None)
-        cells = dict(zip(header, row))
+        # a cell is trimmed (but a data text) before the quote our export put in front is taken off
+        cells = {name: unescape(cell if name.startswith("data.") else cell.strip()) for name, cell in zip(header, row)}
         body: dict[str, Any] = {"data": {}}
         for name, value in cells.items():
             if name.startswith("data."):
@@ -117,8 +120,8 @@ def export_items(doc: dict) -> str:
     for seg in doc["segments"]:
         for item in seg["items"]:
             data = item["data"]
-            w.writerow([seg["name"], item["label"], item["graphic"], item["layer"], item["out"],
-                        *(_cell(data.get(f)) for f in fields)])
+            w.writerow([escape(c) for c in (seg["name"], item["label"], item["graphic"], item["layer"], item["out"],
+                                            *(_cell(data.get(f)) for f in fields))])
     return buf.getvalue()
 
 
@@ -139,7 +142,7 @@ def parse_people(text: str) -> list[dict]:
         raise CsvError("The column 'name' is missing.", 1, "name")
     people = []
     for line, row in rows:
-        cells = dict(zip(header, [c.strip() for c in row]))
+        cells = dict(zip(header, [unescape(c.strip()) for c in row]))
         if len(row) > len(header):
             raise CsvError(f"Row {line} has {len(row)} cells, the header {len(header)}.", line, None)
         for col in PEOPLE_COLUMNS:
@@ -156,5 +159,5 @@ def export_people(people: list[dict]) -> str:
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(PEOPLE_COLUMNS)
     for p in people:
-        w.writerow([p.get(c, "") for c in PEOPLE_COLUMNS])
+        w.writerow([escape(p.get(c, "")) for c in PEOPLE_COLUMNS])
     return buf.getvalue()

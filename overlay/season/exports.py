@@ -1,6 +1,7 @@
 """CSV exports for the administration: the season's rating and the fees taken. UTF-8 with a
 byte-order mark (spreadsheets then read the Cyrillic right), headers in the chosen language
-(the catalogs' `league.csv.*` words; called within a request)."""
+(the catalogs' `league.csv.*` words; called within a request). Team and player names come from
+public registrations: their cells are neutralised against spreadsheet formulas (overlay/csvsafe.py)."""
 from __future__ import annotations
 
 import csv
@@ -10,6 +11,7 @@ import io
 from .holdings import Holdings
 from .results import Results
 from .seasons import Seasons
+from ..csvsafe import escape
 from ..i18n.web import translator
 
 
@@ -17,7 +19,7 @@ def _csv(rows: list[list]) -> str:
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerows(rows)
+    writer.writerows([escape(cell) for cell in row] for row in rows)
     return out.getvalue()
 
 
