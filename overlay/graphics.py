@@ -71,11 +71,15 @@ class Graphics:
         self._commit(shown, hidden, now, record, layers=layers, events=events, also=also)
 
     def using(self, media_id: str) -> list[str]:
-        """The shown graphics whose data names the picture (for the library's "used by")."""
+        """The graphics on air whose data names the picture (for the library's "used by"): every
+        layer, since two layers may show one graphic and `shown` keeps only the latest of them."""
         if not self.media:
             return []
-        return [f"графика «{name}» в эфире" for name, v in self.shown.items()
-                if media_id in self.media.resolve(v.get("data"))]
+        names = self.media.resolve
+        return ([f"графика «{name}» в эфире" for name, v in self.shown.items()
+                 if "layer" not in v and media_id in names(v.get("data"))]
+                + [f"слой «{layer}»: графика «{v['graphic']}» в эфире" for layer, v in self.layers.items()
+                   if media_id in names(v.get("data"))])
 
     def refresh(self, media_id: str) -> None:
         """A picture got new content: send the graphics again if one that is shown names it."""

@@ -317,13 +317,18 @@ class Media:
 
     def used_by(self, media_id: str) -> list[str]:
         out: list[str] = []
-        for fn in [*self.users, *_users]:
+        for fn in [*self.users, *_users, self._people_using]:
             try:
                 out += fn(media_id)
             except Exception as exc:  # a check that fails must not let a used picture go
                 log.exception("media: a used-by check failed for %s", media_id)
                 out.append(f"(a check of what uses it failed: {exc.__class__.__name__}; try again)")
         return out
+
+    def _people_using(self, media_id: str) -> list[str]:
+        """The show's people (their strap presets, /api/people) whose `photo` names the picture."""
+        return [f"человек «{p.get('name', '')}»: фото" for p in self.store.get_setting("people", [])
+                if isinstance(p, dict) and p.get("photo") == media_id]
 
     def file(self, name: str) -> tuple[Path, str] | None:
         m = FILE_NAME.fullmatch(name)
