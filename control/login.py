@@ -39,13 +39,12 @@ def login() -> Any:
     address = request.remote_addr or "?"
     throttle = _throttle()
     next_page = _next_page()
-    if throttle.blocked(address):
-        return login_page("throttled", 429, next_page)
     if not csrf_ok():
         return login_page("csrf", 400, next_page)
-    if not check_password(request.form.get("password", "")):
-        throttle.fail(address)
-        return login_page("wrong", 401, next_page)
+    # after too many failures from the address this waits a little first (auth.Throttle)
+    verdict = throttle.attempt(address, lambda: check_password(request.form.get("password", "")))
+    if verdict != "ok":
+        return login_page(verdict, 429 if verdict == "throttled" else 401, next_page)
     begin_login()
     return redirect(next_page if next_page.startswith("/") else url_for(f"control.{next_page}"))
 

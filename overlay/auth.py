@@ -5,7 +5,7 @@ import functools
 import hmac
 import secrets
 import time
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -39,13 +39,7 @@ def throttle() -> "Throttle":
 
 def token_attempt(given: Any) -> str:
     """"ok", "wrong" or "throttled" for a token presented by this request's address."""
-    address = request.remote_addr or "?"
-    if throttle().blocked(address):
-        return "throttled"
-    if check_token(given):
-        return "ok"
-    throttle().fail(address)
-    return "wrong"
+    return throttle().attempt(request.remote_addr or "?", lambda: check_token(given))
 
 
 def _bearer_status() -> str | None:
@@ -114,17 +108,57 @@ def operator_required(view: Callable) -> Callable:
 
 
 class Throttle:
-    """At most `limit` failed logins per address per minute: guessing a password takes ages."""
+    """Slows guesses, never refuses a valid credential: a hall's shared NAT address, where one
+    person mistyped, must not lock out the operator's token or the next login.
 
-    def __init__(self, limit: int, window_s: float = 60.0) -> None:
+    `limit` failures per address per window are checked at once. Beyond them, every proof from
+    that address — right or wrong — is checked only after a pause that doubles with each further
+    failure (1 s, 2 s, 4 s … at most `max_pause_s`), one after another per address: a guesser gets
+    a few tries a minute however many connections it opens, and the right password or token gets
+    in after the pause. An attempt that would wait longer than `max_pause_s` (a queue of guesses
+    ahead of it) is refused unchecked, so waiting requests cannot pile up."""
+
+    def __init__(self, limit: int, window_s: float = 60.0, first_pause_s: float = 1.0,
+                 max_pause_s: float = 30.0) -> None:
         self.limit, self.window = limit, window_s
-        self.failures: dict[str, deque[float]] = defaultdict(deque)
+        self.first_pause, self.max_pause = first_pause_s, max_pause_s
+        self.failures: dict[str, deque[float]] = {}
+        self.turn: dict[str, float] = {}  # when the address's next check may run (monotonic)
 
-    def blocked(self, address: str) -> bool:
-        recent = self.failures[address]
+    def recent(self, address: str) -> int:
+        """Failures from the address within the window (forgetting addresses that have none)."""
+        recent = self.failures.get(address)
         while recent and recent[0] < time.monotonic() - self.window:
             recent.popleft()
-        return len(recent) >= self.limit
+        if not recent:
+            self.failures.pop(address, None)
+            self.turn.pop(address, None)
+            return 0
+        return len(recent)
 
     def fail(self, address: str) -> None:
-        self.failures[address].append(time.monotonic())
+        self.failures.setdefault(address, deque()).append(time.monotonic())
+
+    def _pause(self, address: str) -> float | None:
+        """Seconds this attempt waits before it is checked (0: at once); None: refused unchecked."""
+        over = self.recent(address) - self.limit
+        if over < 0:
+            return 0.0
+        now = time.monotonic()
+        at = max(now, self.turn.get(address, 0.0)) + min(self.max_pause, self.first_pause * 2 ** min(over, 30))
+        if at - now > self.max_pause:
+            return None
+        self.turn[address] = at  # the next attempt queues behind this one
+        return at - now
+
+    def attempt(self, address: str, check: Callable[[], bool]) -> str:
+        """"ok", "wrong" or "throttled" (a wrong guess made while paused, or one refused unchecked)."""
+        pause = self._pause(address)
+        if pause is None:
+            return "throttled"
+        if pause:
+            time.sleep(pause)  # green under eventlet and gevent: only this request waits
+        if check():
+            return "ok"
+        self.fail(address)
+        return "throttled" if pause else "wrong"
