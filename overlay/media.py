@@ -41,7 +41,7 @@ THUMB = 256
 # uploads once kept 2.4 GB). The worker's memory goes back to the system when it exits; these bound it.
 DECODERS = 2                  # workers at once (more uploads wait their turn): the machine's cores
 WORKER_MEMORY = 1024 * 1024 * 1024  # address space of one worker: a 40-megapixel RGBA picture, twice, and Python
-WORKER_SECONDS = 60
+WORKER_SECONDS = 120            # a 40-megapixel decode takes seconds; a loaded 2-core machine, many times that
 MEDIA_ID = re.compile(r"m[1-9][0-9]{0,8}")
 FILE_NAME = re.compile(r"([0-9a-f]{32})(\.thumb)?\.(png|jpg|webp|svg)")
 TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp", "svg": "image/svg+xml"}
