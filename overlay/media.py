@@ -2,8 +2,8 @@
 
 A file is checked before it is decoded — type by its first bytes (never by its name), size,
 and pixel count from the header — then fully decoded by Pillow in a short-lived worker process
-(an SVG is rebuilt by `svgsafe`), written under a name the server chooses (its content hash) through a temp file in
-the same folder (fsync, rename), and only then recorded in SQLite. Its URL changes with its
+(an SVG is rebuilt by `svgsafe`), written under a name the server chooses (its content hash)
+through a temp file in the same folder (fsync, rename), and only then recorded in SQLite. Its URL changes with its
 content, so OBS never shows a stale image after a re-upload; `PUT` replaces the content of an id
 and the graphics that use it are told at once.
 
@@ -40,8 +40,8 @@ THUMB = 256
 # decode, and memory Pillow frees inside a long-lived process stays with the process (six parallel
 # uploads once kept 2.4 GB). The worker's memory goes back to the system when it exits; these bound it.
 DECODERS = 2                  # workers at once (more uploads wait their turn): the machine's cores
-WORKER_MEMORY = 1024 * 1024 * 1024  # address space of one worker: a 40-megapixel RGBA picture, twice, and Python
-WORKER_SECONDS = 120            # a 40-megapixel decode takes seconds; a loaded 2-core machine, many times that
+WORKER_MEMORY = 1024 ** 3     # address space of one worker: a 40-megapixel RGBA picture twice, and Python
+WORKER_SECONDS = 120          # a 40-megapixel decode takes seconds; on a loaded 2-core machine, many times that
 MEDIA_ID = re.compile(r"m[1-9][0-9]{0,8}")
 FILE_NAME = re.compile(r"([0-9a-f]{32})(\.thumb)?\.(png|jpg|webp|svg)")
 TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp", "svg": "image/svg+xml"}
@@ -164,9 +164,9 @@ def _decode_elsewhere(kind: str, raw: bytes) -> dict[str, Any]:
     out = done.stdout
     if done.returncode != 0 or len(out) < 4:
         log.error("media: the decoding worker failed (exit %s): %s", done.returncode, done.stderr[-2000:].decode(errors="replace"))
-        raise _status(MediaRefused("bad_media", f"The {kind.upper()} picture could not be decoded within the memory "
-                                                f"the library gives one picture ({WORKER_MEMORY // 1048576} MB); "
-                                                "save it smaller."))
+        raise _status(MediaRefused("bad_media", f"The {kind.upper()} picture could not be decoded: the decoder stopped "
+                                                f"(it has {WORKER_MEMORY // 1048576} MB for one picture). Save it smaller, "
+                                                "or as a plain PNG or JPEG."))
     size = struct.unpack(">I", out[:4])[0]
     head = json.loads(out[4:4 + size])
     if "refused" in head:
