@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import hmac
 import secrets
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -124,6 +125,7 @@ class Throttle:
         self.first_pause, self.max_pause = first_pause_s, max_pause_s
         self.failures: dict[str, deque[float]] = {}
         self.turn: dict[str, float] = {}  # when the address's next check may run (monotonic)
+        self.lock = threading.Lock()  # a turn is taken by one attempt (threading mode has real threads)
 
     def recent(self, address: str) -> int:
         """Failures from the address within the window (forgetting addresses that have none)."""
@@ -153,7 +155,8 @@ class Throttle:
 
     def attempt(self, address: str, check: Callable[[], bool]) -> str:
         """"ok", "wrong" or "throttled" (a wrong guess made while paused, or one refused unchecked)."""
-        pause = self._pause(address)
+        with self.lock:
+            pause = self._pause(address)
         if pause is None:
             return "throttled"
         if pause:
