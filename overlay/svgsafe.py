@@ -12,7 +12,7 @@ tree, never the uploaded bytes.
 Two more doors (docs/SECURITY.md, Uploads):
 - What a browser will draw is bounded, not just the file: a 2 kB file whose `<use>`s each use
   ten copies of the level below draws a billion shapes and hangs every browser that opens it.
-  The drawn size is counted with every reference expanded (`<use>`, `url(#id)` paints, clips,
+  The drawn size is counted with every reference expanded (`<use>`, `url(#id)` patterns, clips,
   masks, filters, markers once per vertex) and refused past MAX_DRAWN elements or
   MAX_PATH_DRAWN characters of path data; nesting is refused past MAX_DEPTH.
 - CSS is read as a browser reads it: comments dropped and escapes decoded (`\\75 rl(` is
@@ -83,7 +83,8 @@ CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
 CSS_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})(?:\r\n|[ \t\n\r\f])?|(\r\n|[\n\r\f])|(.))", re.S)
 MAX_DEPTH = 48                # elements inside elements; an editor's logo nests a dozen
 MAX_DRAWN = 50_000            # elements drawn once every reference is expanded; a detailed logo draws a few thousand
-MAX_PATH_DRAWN = 2_000_000    # characters of path data (`d`, `points`) drawn, likewise
+MAX_PATH_DRAWN = 10_000_000   # characters of path data (`d`, `points`) drawn, likewise: a whole 10 MB file's worth
+PAINTS = {"linearGradient", "radialGradient"}  # a reference to one draws nothing more
 REFERRING = ("fill", "stroke", "clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end", "style")
 NUMBER = re.compile(r"[-+]?(?:\d*\.\d+|\d+)")
 
@@ -209,6 +210,10 @@ def _vertices(el: ET.Element) -> int:
     return len(NUMBER.findall(el.get("d", "") + " " + el.get("points", ""))) // 2 + 1
 
 
+def _all_vertices(root: ET.Element) -> int:
+    return sum(_vertices(el) for el in root.iter() if el.get("d") or el.get("points"))
+
+
 def _references(el: ET.Element) -> list[tuple[str, bool]]:
     """(id, is a marker) for each element this one draws by reference."""
     refs = []
@@ -226,7 +231,7 @@ def _references(el: ET.Element) -> list[tuple[str, bool]]:
 
 def _check_drawn(root: ET.Element) -> None:
     """Refuses a file that draws more than MAX_DRAWN elements or MAX_PATH_DRAWN characters of path
-    data once every `<use>`, paint server, clip, mask, filter and marker is expanded: a `<use>`
+    data once every `<use>`, pattern, clip, mask, filter and marker is expanded: a `<use>`
     bomb is a few kilobytes on disk and billions of shapes on screen."""
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
     cost: dict[int, tuple[int, int]] = {}
@@ -246,7 +251,7 @@ def _check_drawn(root: ET.Element) -> None:
         count, path = 1, len(el.get("d", "")) + len(el.get("points", ""))
         parts = [drawn(child, depth + 1) for child in el]
         for ref, marker in _references(el):
-            if ref in ids:
+            if ref in ids and _local(ids[ref].tag)[1] not in PAINTS:
                 c, p = drawn(ids[ref], depth + 1)
                 times = _vertices(el) if marker else 1
                 parts.append((c * times, p * times))
@@ -264,19 +269,18 @@ def _check_drawn(root: ET.Element) -> None:
     # rules in a <style> apply to elements the check cannot match: count each reference they make
     # once more, markers once per vertex of the file's paths
     sheet = " ".join(el.text or "" for el in root.iter(f"{{{SVG}}}style"))
-    vertices = sum(_vertices(el) for el in root.iter() if el.get("d") or el.get("points"))
     total = cost[id(root)]
     for decl in css_text(sheet).split(";"):
         name = decl.split(":", 1)[0].split("{")[-1].strip().lower()
         for _, t in URL.findall(decl):
             target = ids.get(t.strip()[1:])
-            if target is not None:
-                c, p = cost.get(id(target)) or drawn(target, 1)
-                times = vertices if name.startswith("marker") else 1
+            if target is not None and _local(target.tag)[1] not in PAINTS:
+                c, p = cost[id(target)]
+                times = _all_vertices(root) if name.startswith("marker") else 1
                 total = (total[0] + c * times, total[1] + p * times)
     if total[0] > MAX_DRAWN or total[1] > MAX_PATH_DRAWN:
         raise UnsafeSvg(f"The SVG draws more than {_n(MAX_DRAWN)} shapes or {_n(MAX_PATH_DRAWN)} characters of path "
-                        "data once its <style> markers and paints are counted, which hangs the browsers that show it. "
+                        "data once its <style> markers and patterns are counted, which hangs the browsers that show it. "
                         "Simplify the drawing.")
 
 

@@ -32,7 +32,7 @@ HOSTILE = [
     ("nesting", svg("<g>" * 60 + "</g>" * 60), "48 deep"),
     ("markers on every vertex", svg('<defs><marker id="m">' + '<circle r="1"/>' * 400 + '</marker></defs>'
                                     '<path marker-mid="url(#m)" d="M0 0' + " L1 1" * 200 + '"/>'), "<use> copies"),
-    ("path data", svg('<defs><path id="p" d="M0 0' + " L1 1" * 60_000 + '"/></defs>' + '<use href="#p"/>' * 10), "path data"),
+    ("path data", svg('<defs><path id="p" d="M0 0' + " L1 1" * 250_000 + '"/></defs>' + '<use href="#p"/>' * 10), "path data"),
     ("escaped url( in <style>", svg(f"<style>rect{{fill:\\75 rl({OUT})}}</style>"), "outside file"),
     ("escaped @import", svg(f'<style>@\\69mport "{OUT}.css";</style>'), "@import"),
     ("image-set()", svg(f'<style>rect{{fill:image-set("{OUT}.png" 1x)}}</style>'), "image-set()"),
