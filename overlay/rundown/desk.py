@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..graphics import GRAPHICS, Graphics
-from ..showgfx import stack_of
+from ..showgfx import STACK_LEVELS, stack_of
 from ..rules import InputError, RuleError
 from ..session import Sessions, StaleRev
 from . import model
@@ -69,6 +69,7 @@ class Rundowns:
         out = {k: v for k, v in doc.items() if k != "next"}
         out["program"] = program
         out["steps"] = {g: list(s) for g, s in model.STEPS.items()}
+        out["stack_levels"] = list(STACK_LEVELS)  # bottom to top: the desk's level choice and program order
         out["server_now"] = self.sessions.clock()
         return out
 

@@ -10,14 +10,16 @@ order as the output.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, Frame, Page
+from playwright.sync_api import Browser, Frame, Page, expect
 
-from tests.browser.helpers import WAIT_MS, Tab, settle
+from tests.browser.helpers import WAIT_MS, Tab, screenshot_dir, settle
 from tests.browser.test_rundown import Desk
 from tests.support import Server
 
@@ -116,15 +118,20 @@ NAMES = [{"role": "Ведущий", "name": "Борис Крюк"}, {"role": "Р
          {"role": "Графика", "name": "chgk-overlay"}]
 
 
+def keep_shot(page: Page, out: Path, name: str) -> None:
+    """The frame over a studio-coloured backdrop as `name`.png (the page itself stays transparent)."""
+    shot = Image.open(io.BytesIO(page.screenshot(omit_background=True))).convert("RGBA")
+    Image.alpha_composite(Image.new("RGBA", shot.size, (38, 42, 59, 255)), shot).save(out / f"{name}.png")
+
+
 def test_layers_stack_in_one_order_on_the_output_and_the_desk_monitor(
-        server_factory: Callable[..., Server], chromium: Browser) -> None:
+        server_factory: Callable[..., Server], chromium: Browser, tmp_path: Path) -> None:
     srv = server_factory().start()
     rid = srv.api("POST", "/api/rundowns", {"name": "Слои"})["id"]
     for body in ({"label": "Скоро", "graphic": "slate", "layer": "bg", "data": {"kind": "soon"}},
                  {"label": "Бегущая", "graphic": "ticker", "layer": "crawl", "data": {"title": "Новости", "items": TICKER, "speed": 600}},
                  {"label": "Счёт", "graphic": "scoreboard", "layer": "game"},
-                 {"label": "Перерыв", "graphic": "slate", "layer": "bg", "stack": "strap",
-                  "data": {"kind": "break", "title": "Перерыв"}},
+                 {"label": "Титры по кругу", "graphic": "credits", "layer": "bg", "data": {"names": NAMES, "loop": True}},
                  {"label": "Титры", "graphic": "credits", "layer": "bg", "data": {"names": NAMES, "speed": 400}}):
         srv.api("POST", f"/api/rundowns/{rid}/items", body)
 
@@ -141,6 +148,20 @@ def test_layers_stack_in_one_order_on_the_output_and_the_desk_monitor(
         desk.page.frame_locator("#rd-program-frame").locator("body.ready").wait_for(state="attached", timeout=WAIT_MS)
         monitor = desk.page.frame(url=lambda u: u.endswith("/overlays/show"))
         assert monitor is not None
+        # the break slate is prepared in the desk's editor at the `strap` level: above the game
+        dp = desk.page
+        dp.click("#f-new")
+        dp.fill("#f-label", "Перерыв")
+        dp.select_option("#f-graphic", "slate")
+        dp.fill("#f-layer", "bg")
+        expect(dp.locator("#f-stack option")).to_have_text(
+            ["как у графики", "фон (внизу)", "игра", "плашки", "поверх всего"])
+        dp.select_option("#f-stack", "strap")
+        dp.fill("#f-data", "kind: break\ntitle: Перерыв")
+        dp.click("#f-save")
+        expect(desk.item("Перерыв").locator(".rd-meta").first).to_have_text("slate · bg · плашки")
+        saved = [i for s in srv.api("GET", f"/api/rundowns/{rid}")["segments"] for i in s["items"]]
+        assert [(i["label"], i["stack"]) for i in saved][-1] == ("Перерыв", "strap")
 
         # the ticker over «Скоро начнём»: drawn in full, on top, on the output and on the monitor
         take("Скоро", "Бегущая")
@@ -167,16 +188,21 @@ def test_layers_stack_in_one_order_on_the_output_and_the_desk_monitor(
             assert "Перерыв" in visible_on_top(where, "slate")
             assert "Новости" in visible_on_top(where, "ticker")
             assert where.evaluate(DRAW_ORDER_JS) == ["scoreboard", "slate", "ticker"]
+        # the desk's program list runs from the top of the picture down
+        expect(dp.locator("#rd-program li .rd-layer")).to_have_text(["crawl", "bg", "game"])
+        keep_shot(page, screenshot_dir(tmp_path), "show-layers")
+        desk.page.screenshot(path=str(screenshot_dir(tmp_path) / "rundown-layers.png"), full_page=True)
 
-        # the credits over the same layer; the ticker on top of them too
+        # the credits (rolling round) on the same layer; the ticker on top of them too
         srv.api("POST", f"/api/rundowns/{rid}/actions", {"action": "out", "item": "Счёт"})
-        take("Титры")
+        take("Титры по кругу")
         for where in (page, monitor):
             wait_parts(where, ["credits", "ticker"], off=("slate", "scoreboard"))
             wait_visible(where, "ticker", ["Новости"], TICKER)
             assert where.evaluate(DRAW_ORDER_JS) == ["credits", "ticker"]
 
-        # the roll ends: nothing of the credits stays drawn, the ticker does
+        # credits that roll once: when the roll ends nothing of them stays drawn, the ticker does
+        take("Титры")
         for where in (page, monitor):
             wait_parts(where, ["ticker"], off=("credits",))
         assert page.evaluate(DRAW_ORDER_JS) == monitor.evaluate(DRAW_ORDER_JS) == ["ticker"]
