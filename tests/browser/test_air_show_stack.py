@@ -191,7 +191,6 @@ def test_layers_stack_in_one_order_on_the_output_and_the_desk_monitor(
         # the desk's program list runs from the top of the picture down
         expect(dp.locator("#rd-program li .rd-layer")).to_have_text(["crawl", "bg", "game"])
         keep_shot(page, screenshot_dir(tmp_path), "show-layers")
-        desk.page.screenshot(path=str(screenshot_dir(tmp_path) / "rundown-layers.png"), full_page=True)
 
         # the credits (rolling round) on the same layer; the ticker on top of them too
         srv.api("POST", f"/api/rundowns/{rid}/actions", {"action": "out", "item": "Счёт"})
