@@ -163,3 +163,31 @@ def test_media_users_name_the_rundown_and_the_item(tmp_path):
         {"label": "Логотип", "graphic": "lower-third", "data": {"media": "m_1a2b"}}, GRAPHICS))[0], {"action": "add"})
     assert desk.media_users("m_1a2b") == ["rundown «Шоу», item «Логотип»"]
     assert desk.media_users("m_other") == []
+
+
+def test_a_take_carries_its_level_and_the_payload_the_order(tmp_path):
+    """What reaches the output: each layer's `stack` (the item's choice, else its graphic's), the
+    order bottom to top with every graphic's own level, and, in the preview, the media map."""
+    import random
+
+    from overlay.graphics import Graphics
+    from overlay.rundown import Rundowns
+    from overlay.session import Sessions
+    from overlay.store import Store
+
+    sessions = Sessions(Store(tmp_path / "db.sqlite3", "OFF"), clock=lambda: 1_700_000_000_000, rng=random.Random(1))
+    graphics = Graphics(sessions)
+    desk = Rundowns(sessions, graphics)
+    rid = desk.create({"name": "Шоу"})["id"]
+    for body in ({"label": "Перерыв", "graphic": "slate", "layer": "bg", "stack": "strap", "data": {"kind": "break"}},
+                 {"label": "Бегущая", "graphic": "ticker", "layer": "crawl", "data": {"items": ["Новости"]}}):
+        desk.edit(rid, {}, lambda d, b=body: model.add_item(d, model.parse_item(b, GRAPHICS))[0], {"action": "add"})
+    desk.act(rid, {"action": "take", "item": "Перерыв"})
+    desk.act(rid, {"action": "take", "item": "Бегущая"})
+    payload = graphics.payload()
+    assert {k: v["stack"] for k, v in payload["layers"].items()} == {"bg": "strap", "crawl": "top"}
+    assert payload["stack"]["levels"] == list(STACK_LEVELS)
+    assert payload["stack"]["graphics"]["slate"] == "back" and payload["stack"]["graphics"]["scoreboard"] == "game"
+    assert desk.view(desk.get(rid))["program"]["bg"]["stack"] == "strap"
+    desk.act(rid, {"action": "focus", "item": "Бегущая"})
+    assert desk.preview()["stack"] == "top" and desk.preview()["media"] == {}
