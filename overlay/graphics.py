@@ -17,12 +17,14 @@ GRAPHICS = (
     "bug", "ticker", "slate", "credits",  # show graphics (overlay/showgfx.py checks their data)
 )
 MAX_DATA_BYTES = 8_000
+# the levels bottom to top and each graphic's own level, as sent to the overlays
+STACK_ORDER = {"levels": list(showgfx.STACK_LEVELS), "graphics": {g: showgfx.stack_of(g) for g in GRAPHICS}}
 MAX_DATA_DEPTH = 8  # lists and objects inside `data`; Socket.IO walks it recursively
 
 
 class Graphics:
     """What is on air: `shown` {name: {data, shown_at, expires_at}}, `hidden` [names], and the
-    rundowns' `layers` {layer: {rundown, item, label, graphic, data, step, out, shown_at,
+    rundowns' `layers` {layer: {rundown, item, label, graphic, data, step, out, stack, shown_at,
     expires_at}} — one item per layer. A layer's item is also `shown` under its graphic's name,
     so a graphic's own page (`/overlays/lower-third`) shows it as it shows a desk's take."""
 
@@ -36,14 +38,22 @@ class Graphics:
         self.live_url: str | None = None  # LIVE_URL, set by the app: a slate's or bug's `qr` names it
         self.layers: dict[str, dict] = saved.get("layers", {})
 
+    def media_of(self, data: Any) -> dict[str, str]:
+        """{media id: URL} for the pictures `data` names (empty without a library)."""
+        return self.media.resolve(data) if self.media else {}
+
     def payload(self) -> dict[str, Any]:
         # Each shown graphic and layer carries `media`: {media id: URL} for the pictures its data
-        # names, so a re-uploaded picture reaches the overlays as a new URL.
-        resolve = self.media.resolve if self.media else (lambda data: {})
+        # names, so a re-uploaded picture reaches the overlays as a new URL. Each layer carries its
+        # `stack` level, and `stack` says the levels' order and each graphic's own level, so the
+        # rundown's output draws them in the order overlay/showgfx.py keeps.
         return {"seq": self.seq,
-                "graphics": {k: dict(v, media=resolve(v.get("data"))) for k, v in self.shown.items()},
+                "graphics": {k: dict(v, media=self.media_of(v.get("data"))) for k, v in self.shown.items()},
                 "hidden": list(self.hidden),
-                "layers": {k: dict(v, media=resolve(v.get("data"))) for k, v in self.layers.items()},
+                "layers": {k: dict(v, media=self.media_of(v.get("data")),
+                                   stack=showgfx.stack_of(v.get("graphic", ""), v.get("stack")))
+                           for k, v in self.layers.items()},
+                "stack": STACK_ORDER,
                 "server_now": self.sessions.clock()}
 
     def set_layers(self, changes: dict[str, dict | None], record: dict, also: Any = None) -> None:

@@ -163,6 +163,32 @@ def qr_modules(url: str) -> list[str]:
     return [f"{int(''.join('1' if m else '0' for m in row), 2):0{(len(row) + 3) // 4}x}" for row in rows]
 
 
+# Stacking on the rundown's output (`/overlays/show`), bottom to top: full-screen backgrounds,
+# the game's graphics, straps, then what must never be covered (ticker, bug). Within a level the
+# page's own order decides. A rundown item may name another level (`stack`) where it matters.
+STACK_LEVELS = ("back", "game", "strap", "top")
+STACK: dict[str, str] = {
+    "slate": "back", "credits": "back",
+    "lower-third": "strap",
+    "ticker": "top", "bug": "top",
+}  # every other graphic (scoreboard, timer, table, question, full, club and league ones): "game"
+
+
+def stack_of(graphic: str, override: str | None = None) -> str:
+    """The level a graphic is drawn at: the item's own choice, else the graphic's default."""
+    return override if override in STACK_LEVELS else STACK.get(graphic, "game")
+
+
+def parse_stack(value: Any) -> str | None:
+    """An item's `stack`: one of STACK_LEVELS, or empty/None for the graphic's default."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, str) and value.strip() in STACK_LEVELS:
+        return value.strip()
+    raise _fail(f"'stack' must be one of {', '.join(STACK_LEVELS)} (bottom to top), or empty for the "
+                f"graphic's own level; got {value!r}.")
+
+
 CHECKS: dict[str, Callable[..., dict]] = {
     "bug": bug, "ticker": ticker, "slate": slate, "credits": credits, "lower-third": lower_third,
 }

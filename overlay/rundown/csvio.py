@@ -1,6 +1,7 @@
 """A rundown's items as CSV (a show prepared in a spreadsheet), and back; also the people list.
 
-Columns `segment,label,graphic,layer,out`, then `data.<field>` per data field. Import is all or
+Columns `segment,label,graphic,layer,out` (and `stack`, an item's stacking level, when one is
+set), then `data.<field>` per data field. Import is all or
 nothing: the first bad row refuses the whole file with its row (the spreadsheet's line number,
 the header being row 1) and column. Cells that a spreadsheet would run as a formula are written
 with a leading `'` and read back without it (overlay/csvsafe.py).
@@ -17,7 +18,7 @@ from ..rules import InputError
 from ..showgfx import FLAGS
 from . import model
 
-COLUMNS = ("segment", "label", "graphic", "layer", "out")
+COLUMNS = ("segment", "label", "graphic", "layer", "out", "stack")
 PEOPLE_COLUMNS = ("name", "title", "photo")
 MAX_ROWS = model.MAX_ITEMS
 
@@ -114,14 +115,16 @@ def export_items(doc: dict) -> str:
         for key in item["data"]:
             if key not in fields and key != "step":
                 fields.append(key)
+    # `stack` only when an item chooses its level: a sheet without it stays as it was
+    columns = COLUMNS if any(item.get("stack") for item in model.items(doc)) else COLUMNS[:-1]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
-    w.writerow([*COLUMNS, *(f"data.{f}" for f in fields)])
+    w.writerow([*columns, *(f"data.{f}" for f in fields)])
     for seg in doc["segments"]:
         for item in seg["items"]:
             data = item["data"]
-            w.writerow([escape(c) for c in (seg["name"], item["label"], item["graphic"], item["layer"], item["out"],
-                                            *(_cell(data.get(f)) for f in fields))])
+            cells = {"segment": seg["name"], **item, "stack": item.get("stack") or ""}
+            w.writerow([escape(c) for c in (*(cells[c] for c in columns), *(_cell(data.get(f)) for f in fields))])
     return buf.getvalue()
 
 

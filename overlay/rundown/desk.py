@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..graphics import GRAPHICS, Graphics
+from ..showgfx import STACK_LEVELS, stack_of
 from ..rules import InputError, RuleError
 from ..session import Sessions, StaleRev
 from . import model
@@ -62,11 +63,13 @@ class Rundowns:
     def view(self, doc: dict) -> dict:
         """The rundown as the API sends it: its document and what of it is on air (`program`)."""
         program = {layer: {"item": e["item"], "label": e["label"], "graphic": e["graphic"], "step": e.get("step", 0),
+                           "stack": stack_of(e["graphic"], e.get("stack")),
                            "shown_at": e["shown_at"], "expires_at": e["expires_at"]}
                    for layer, e in self.graphics.layers.items() if e.get("rundown") == doc["id"]}
         out = {k: v for k, v in doc.items() if k != "next"}
         out["program"] = program
         out["steps"] = {g: list(s) for g, s in model.STEPS.items()}
+        out["stack_levels"] = list(STACK_LEVELS)  # bottom to top: the desk's level choice and program order
         out["server_now"] = self.sessions.clock()
         return out
 
@@ -230,7 +233,8 @@ class Rundowns:
         else:
             expires_at = now + out if isinstance(out, int) else None
         return {"rundown": doc["id"], "item": item["id"], "label": item["label"], "graphic": item["graphic"],
-                "data": data, "step": step, "out": out, "shown_at": shown_at, "expires_at": expires_at}
+                "data": data, "step": step, "out": out, "stack": stack_of(item["graphic"], item.get("stack")),
+                "shown_at": shown_at, "expires_at": expires_at}
 
     def _public(self) -> dict | None:
         live = self.sessions.games.get(self.sessions.on_air or "")
@@ -329,7 +333,8 @@ class Rundowns:
             entry = self._entry(doc, item)
         except RuleError as exc:
             return {"rundown": doc["id"], "item": item["id"], "label": item["label"], "error": exc.message}
-        return {**entry, "layer": item["layer"]}
+        # the pictures it names, as the output's entries carry them (a media id alone draws nothing)
+        return {**entry, "layer": item["layer"], "media": self.graphics.media_of(entry["data"])}
 
 
 def _focused(doc: dict) -> str:

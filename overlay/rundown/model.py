@@ -14,6 +14,7 @@ from typing import Any
 
 from ..graphics import MAX_DATA_DEPTH, _depth
 from ..rules import InputError, RuleError
+from ..showgfx import parse_stack
 
 OUT_MODES = ("manual", "none")
 MIN_OUT_MS, MAX_OUT_MS = 500, 3_600_000
@@ -31,7 +32,7 @@ STEPS: dict[str, tuple[str, ...]] = {"question": ("card", "text", "answer")}
 # the item is taken, never when it is prepared.
 GAME_FIELDS = ("captain", "player", "viewer", "viewer_city", "experts", "score", "sector", "title", "prize")
 TOKEN_RE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
-ITEM_FIELDS = ("segment", "label", "graphic", "layer", "out", "data")
+ITEM_FIELDS = ("segment", "label", "graphic", "layer", "out", "stack", "data")
 
 
 def new_rundown(rundown_id: str, name: Any) -> dict:
@@ -89,7 +90,7 @@ def parse_item(body: Any, graphics: tuple[str, ...], *, partial: bool = False) -
     """An item's fields from a request body (every field checked; `partial`: only those given)."""
     if not isinstance(body, dict):
         raise InputError("bad_item", "Send an item as an object: {\"segment\", \"label\", \"graphic\", \"layer\", "
-                                     "\"out\", \"data\"}.")
+                                     "\"out\", \"stack\", \"data\"}.")
     extra = set(body) - set(ITEM_FIELDS) - {"expected_rev"}
     if extra:
         raise InputError("bad_field", f"Unknown field {sorted(extra)[0]!r}; an item has {', '.join(ITEM_FIELDS)}.")
@@ -108,6 +109,8 @@ def parse_item(body: Any, graphics: tuple[str, ...], *, partial: bool = False) -
         out["layer"] = parse_layer(body.get("layer", "main"))
     if "out" in body or not partial:
         out["out"] = parse_out(body.get("out", "manual"))
+    if "stack" in body or not partial:
+        out["stack"] = parse_stack(body.get("stack"))  # None: the graphic's own level (showgfx.STACK)
     if "data" in body or not partial:
         out["data"] = parse_data(body.get("data"))
     return out
@@ -199,7 +202,7 @@ def _append(doc: dict, fields: dict) -> dict:
         raise RuleError("too_many_items", f"A rundown holds at most {MAX_ITEMS} items.")
     item = {"id": _new_id(doc, "i"), "label": fields.get("label") or fields["graphic"],
             "graphic": fields["graphic"], "layer": fields["layer"], "out": fields["out"],
-            "data": fields["data"], "cued": False}
+            "stack": fields.get("stack"), "data": fields["data"], "cued": False}
     _segment(doc, fields.get("segment"))["items"].append(item)
     return item
 
@@ -207,7 +210,7 @@ def _append(doc: dict, fields: dict) -> dict:
 def edit_item(doc: dict, ref: str, fields: dict) -> tuple[dict, dict]:
     doc = editable(doc)
     item = find_item(doc, ref)
-    for key in ("graphic", "layer", "out", "data"):
+    for key in ("graphic", "layer", "out", "stack", "data"):
         if key in fields:
             item[key] = fields[key]
     if fields.get("label"):

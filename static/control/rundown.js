@@ -99,6 +99,24 @@ function onAirOf(itemId) {
   return Object.entries(doc?.program || {}).find(([, p]) => p.item === itemId) || null;
 }
 
+/** The stacking levels bottom to top, as the server keeps them (overlay/showgfx.py STACK). */
+function levels() {
+  return doc?.stack_levels || [];
+}
+
+function stackText(level) {
+  return level ? t(`rd.stack.${level}`) : t("rd.stack.default");
+}
+
+/** The editor's level choice: the graphic's own, or one of the server's levels. */
+function fillStackSelect() {
+  const sel = $("f-stack");
+  const keep = sel.value;
+  sel.replaceChildren(h("option", { value: "" }, stackText("")),
+    ...levels().map((l) => h("option", { value: l }, stackText(l))));
+  sel.value = levels().includes(keep) ? keep : "";
+}
+
 function outText(out) {
   if (out === "manual") return t("rd.out.manual");
   if (out === "none") return t("rd.out.none");
@@ -159,7 +177,7 @@ function render() {
       },
         h("span", { class: "rd-cued", title: t("rd.cued") }, "◆"),
         h("span", { class: "rd-label" }, item.label),
-        h("span", { class: "rd-meta" }, `${item.graphic} · ${item.layer}`),
+        h("span", { class: "rd-meta" }, `${item.graphic} · ${item.layer}${item.stack ? ` · ${stackText(item.stack)}` : ""}`),
         h("span", { class: "rd-meta" }, outText(item.out)),
         h("span", { class: "rd-count", dataset: { ends: air?.[1].expires_at ?? "" } }),
         rowButtons(item));
@@ -168,15 +186,19 @@ function render() {
   });
   box.replaceChildren(...rows);
   box.querySelector(".rd-item.focused")?.scrollIntoView({ block: "nearest" });
+  fillStackSelect();
   renderProgram();
   tick();
 }
 
+/** What is on air, top of the picture first (the order the output draws them in). */
 function renderProgram() {
   const ul = $("rd-program");
-  const entries = Object.entries(doc?.program || {});
-  ul.replaceChildren(...(entries.length ? entries.map(([layer, p]) => h("li", { dataset: { layer } },
+  const rank = (p) => levels().indexOf(p.stack);
+  const entries = Object.entries(doc?.program || {}).sort(([, a], [, b]) => rank(b) - rank(a));
+  ul.replaceChildren(...(entries.length ? entries.map(([layer, p]) => h("li", { dataset: { layer, stack: p.stack || "" } },
     h("span", { class: "rd-layer" }, layer), h("span", {}, p.label),
+    h("span", { class: "rd-stack" }, stackText(p.stack)),
     h("span", { class: "rd-count", dataset: { ends: p.expires_at ?? "" } }))) : [h("li", {}, t("rd.nothing_on_air"))]));
 }
 
@@ -217,6 +239,8 @@ function openEditor(item) {
   $("f-graphic").value = item?.graphic || "lower-third";
   $("f-layer").value = item?.layer || "main";
   $("f-out").value = item ? String(item.out) : "manual";
+  fillStackSelect();
+  $("f-stack").value = item?.stack || "";
   $("f-data").value = item ? dataText(item.data) : "";
   if (item) $("f-label").focus();
 }
@@ -230,7 +254,8 @@ $("rd-form").addEventListener("submit", async (e) => {
   }
   const out = /^\d+$/.test($("f-out").value.trim()) ? Number($("f-out").value.trim()) : $("f-out").value.trim();
   const body = { segment: $("f-segment").value.trim() || null, label: $("f-label").value.trim() || null,
-                 graphic: $("f-graphic").value, layer: $("f-layer").value.trim(), out, data };
+                 graphic: $("f-graphic").value, layer: $("f-layer").value.trim(), out,
+                 stack: $("f-stack").value || null, data };
   const done = editing ? await edit("PATCH", `/items/${editing}`, body) : await edit("POST", "/items", body);
   if (done) {
     notice("ok", t("rd.saved"), "", { code: "ok", ms: 1500 });
@@ -284,8 +309,9 @@ async function loadPeople() {
       $("f-label").value = p.name;
       $("f-graphic").value = "lower-third";
       $("f-layer").value = "straps";
-      $("f-data").value = [`title: ${p.name}`, p.title ? `subtitle: ${p.title}` : "", p.photo ? `media: ${p.photo}` : ""]
-        .filter(Boolean).join("\n");
+      // a person with a photo gets the photo strap (`style: photo`: two lines and the picture)
+      $("f-data").value = [`title: ${p.name}`, p.title ? `subtitle: ${p.title}` : "",
+                           ...(p.photo ? ["style: photo", `photo: ${p.photo}`] : [])].filter(Boolean).join("\n");
       $("f-label").focus();
     },
   }, bdi(p.name), p.title ? ` · ${p.title}` : "")));

@@ -2,7 +2,9 @@
 // {title?, names: [name | {name, role?}], speed? (px/s, default 70), loop?}.
 // The roll's place is a function of server time since the entry was shown, so every screen
 // shows the same line and a reload or reconnect resumes where the roll is, not from the start.
-// Without `loop` the roll passes once and the window stays empty until it is taken out.
+// Without `loop` the roll passes once, then the credits go out by themselves, shade and all:
+// nothing of them stays drawn (the end, too, is a function of server time, so a reload after it
+// draws nothing).
 
 import { bdi, h, part, show } from "../lib/dom.js";
 import { expiry, onAirEntry } from "../lib/cue.js";
@@ -21,16 +23,19 @@ export default function create(root, ctx) {
   let loop = false;
   let raf = 0;
   let outTimer = 0;
+  let ended = false; // the roll has passed once (no `loop`)
 
   function frame() {
     raf = requestAnimationFrame(frame);
     const travel = win.clientHeight + roll.offsetHeight;
     let y = ((clock.now() - shownAt) * speed) / 1000;
     if (loop) y %= travel;
-    else if (y > travel) {
+    else if (y >= travel) {
       y = travel;
       cancelAnimationFrame(raf);
       raf = 0;
+      ended = true;
+      show(el, false); // the last name has left: the shade goes with it
     }
     roll.style.transform = `translate3d(0, ${win.clientHeight - y}px, 0)`;
   }
@@ -74,11 +79,12 @@ export default function create(root, ctx) {
         shownAt = Number.isFinite(entry.shown_at) ? entry.shown_at : clock.now();
         speed = Number.isFinite(data.speed) ? data.speed : SPEED;
         loop = !!data.loop;
+        ended = false;
         cancelAnimationFrame(raf);
         raf = 0;
         frame(); // place the roll before the first frame is shown
       }
-      show(el, true);
+      if (!ended) show(el, true);
       clearTimeout(outTimer);
       const ends = expiry(entry);
       if (ends != null) outTimer = setTimeout(takeOut, Math.max(0, ends - clock.now()));

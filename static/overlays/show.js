@@ -4,6 +4,11 @@
 // `?preview=1` the page shows instead the rundown's focused item, as it would go to air.
 // Game graphics (question, scoreboard…) still draw from the public state; the layer only
 // decides whether they are on this output.
+// Stacking: each part is drawn at its level — the item's `stack`, else the graphic's own — in
+// the order the server sends (`graphics.stack`, from overlay/showgfx.py): slate and credits at
+// the back, game graphics, straps, ticker and bug on top. The desk's program monitor is this
+// page, so it draws the same order. An entry carries its `media` map: a picture named by its
+// media id is drawn (bug, photo strap, slate background).
 
 export default function show(modules) {
   return function create(stage, ctx) {
@@ -14,10 +19,24 @@ export default function show(modules) {
     const previewing = query.preview === "1";
     const parts = Object.entries(modules).map(([name, make]) => ({ name, part: make(stage, ctx) }));
     let map = {};
+    let order = { levels: [], graphics: {} }; // the server's stacking order (graphics.stack)
 
     function gate() {
-      for (const el of stage.querySelectorAll("[data-part]")) el.classList.toggle("layer-off", !map[el.dataset.part]);
+      for (const el of stage.querySelectorAll("[data-part]")) {
+        const name = el.dataset.part;
+        el.classList.toggle("layer-off", !map[name]);
+        const level = map[name]?.stack || order.graphics[name] || "";
+        const z = order.levels.indexOf(level);
+        el.dataset.stack = level;
+        el.style.zIndex = z >= 0 ? String(z + 1) : "";
+      }
       stage.dataset.onAir = Object.keys(map).sort().join(" ");
+    }
+
+    /** What a layer's entry (or the preview) puts on air for its graphic. */
+    function entryOf(e, layer) {
+      return { data: e.data || {}, shown_at: e.shown_at, expires_at: e.expires_at, layer, item: e.item,
+               media: e.media || {}, stack: e.stack };
     }
 
     function apply(next) {
@@ -33,11 +52,15 @@ export default function show(modules) {
         gate();
       },
       cue(_graphics, _prev, msg) {
-        if (previewing) return;
+        if (msg?.stack) order = msg.stack;
+        if (previewing) {
+          gate();
+          return;
+        }
         const next = {};
         for (const [layer, e] of Object.entries(msg?.layers || {})) {
           if (wanted && !wanted.has(layer)) continue;
-          next[e.graphic] = { data: e.data, shown_at: e.shown_at, expires_at: e.expires_at, layer, item: e.item };
+          next[e.graphic] = entryOf(e, layer);
         }
         apply(next);
       },
@@ -45,9 +68,7 @@ export default function show(modules) {
         if (!previewing) return;
         stage.dataset.previewItem = p?.item || "";
         // no expiry in preview: the operator looks at it as long as it is focused
-        apply(p?.item && p.graphic && !p.error
-          ? { [p.graphic]: { data: p.data || {}, shown_at: p.shown_at, expires_at: null, layer: p.layer, item: p.item } }
-          : {});
+        apply(p?.item && p.graphic && !p.error ? { [p.graphic]: { ...entryOf(p, p.layer), expires_at: null } } : {});
       },
       play() {
         for (const { part } of parts) part.play?.();

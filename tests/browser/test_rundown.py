@@ -195,7 +195,7 @@ def test_a_prepared_show_from_the_keyboard(server_factory: Callable[..., Server]
         people.write_text("name,title,photo\nИрина Коваль,эксперт,irina.png\n", encoding="utf-8")
         page.set_input_files("#rd-people-import", str(people))
         page.click("[data-person='Ирина Коваль']")
-        expect(page.locator("#f-data")).to_have_value("title: Ирина Коваль\nsubtitle: эксперт\nmedia: irina.png")
+        expect(page.locator("#f-data")).to_have_value("title: Ирина Коваль\nsubtitle: эксперт\nstyle: photo\nphoto: irina.png")
         page.click("#f-save")
         expect(desk.item("Ирина Коваль")).to_be_visible()
         page.locator("#f-label").blur()

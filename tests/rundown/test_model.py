@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from overlay.graphics import GRAPHICS
 from overlay.rules import InputError, RuleError
+from overlay.showgfx import STACK_LEVELS, stack_of
 from overlay.rundown import csvio, model
 
 texts = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20).filter(str.strip)
@@ -18,6 +19,7 @@ item_fields = st.fixed_dictionaries({
     "graphic": st.sampled_from(GRAPHICS),
     "layer": st.sampled_from(["main", "straps", "1", "12", "bug"]),
     "out": st.one_of(st.sampled_from(["manual", "none"]), st.integers(500, 3_600_000)),
+    "stack": st.sampled_from([None, "", *STACK_LEVELS]),
     "data": st.dictionaries(st.sampled_from(["title", "subtitle", "media", "text"]), texts, max_size=3),
 })
 edits = st.lists(st.tuples(st.sampled_from(["add", "dup", "move", "delete", "dup_seg", "move_seg", "focus", "cue"]),
@@ -86,9 +88,35 @@ def test_a_locked_rundown_refuses_every_edit(ops):
 def test_csv_export_imports_back_to_the_same_items(rows):
     doc = model.add_items(model.new_rundown("r1", "Шоу"), [model.parse_item(r, GRAPHICS) for r in rows])
     again = model.add_items(model.new_rundown("r2", "Копия"), csvio.parse_items(csvio.export_items(doc), GRAPHICS))
-    strip = lambda d: [(s["name"], [(i["label"], i["graphic"], i["layer"], i["out"], i["data"]) for i in s["items"]])
-                       for s in d["segments"]]
+    strip = lambda d: [(s["name"], [(i["label"], i["graphic"], i["layer"], i["out"], i["stack"], i["data"])
+                                    for i in s["items"]]) for s in d["segments"]]
     assert strip(again) == strip(doc)
+
+
+def test_an_item_chooses_its_stacking_level_or_keeps_its_graphics():
+    """`stack` names a level of overlay/showgfx.py's order (bottom to top), or is left out: then
+    the graphic's own level holds — slate and credits at the back, straps above the game, ticker
+    and bug on top. A wrong level is refused, naming the field, in the API and in a CSV cell."""
+    assert STACK_LEVELS == ("back", "game", "strap", "top")
+    assert [stack_of(g) for g in ("slate", "credits", "scoreboard", "full", "lower-third", "ticker", "bug")] == \
+        ["back", "back", "game", "game", "strap", "top", "top"]
+    assert stack_of("slate", "strap") == "strap"
+    assert model.parse_item({"graphic": "slate"}, GRAPHICS)["stack"] is None
+    assert model.parse_item({"graphic": "slate", "stack": " top "}, GRAPHICS)["stack"] == "top"
+    assert model.parse_item({"graphic": "slate", "stack": ""}, GRAPHICS)["stack"] is None
+    for bad in ("front", "TOP", 2, True, ["top"]):
+        with pytest.raises(InputError) as err:
+            model.parse_item({"graphic": "slate", "stack": bad}, GRAPHICS)
+        assert "'stack' must be one of back, game, strap, top" in err.value.message
+    doc, item = model.add_item(model.new_rundown("r1", "Шоу"), model.parse_item({"graphic": "slate"}, GRAPHICS))
+    doc, _ = model.edit_item(doc, item["id"], model.parse_item({"stack": "strap"}, GRAPHICS, partial=True))
+    assert model.items(doc)[0]["stack"] == "strap"
+    # CSV: the column appears once an item sets it, and a bad cell names its row and column
+    text = csvio.export_items(doc)
+    assert text.startswith("segment,label,graphic,layer,out,stack\r\n") and ",manual,strap" in text
+    with pytest.raises(csvio.CsvError) as err:
+        csvio.parse_items("graphic,stack\nslate,front\n", GRAPHICS)
+    assert (err.value.row, err.value.column) == (2, "stack")
 
 
 def test_game_fields_come_from_the_public_state_only():
@@ -135,3 +163,31 @@ def test_media_users_name_the_rundown_and_the_item(tmp_path):
         {"label": "Логотип", "graphic": "lower-third", "data": {"media": "m_1a2b"}}, GRAPHICS))[0], {"action": "add"})
     assert desk.media_users("m_1a2b") == ["rundown «Шоу», item «Логотип»"]
     assert desk.media_users("m_other") == []
+
+
+def test_a_take_carries_its_level_and_the_payload_the_order(tmp_path):
+    """What reaches the output: each layer's `stack` (the item's choice, else its graphic's), the
+    order bottom to top with every graphic's own level, and, in the preview, the media map."""
+    import random
+
+    from overlay.graphics import Graphics
+    from overlay.rundown import Rundowns
+    from overlay.session import Sessions
+    from overlay.store import Store
+
+    sessions = Sessions(Store(tmp_path / "db.sqlite3", "OFF"), clock=lambda: 1_700_000_000_000, rng=random.Random(1))
+    graphics = Graphics(sessions)
+    desk = Rundowns(sessions, graphics)
+    rid = desk.create({"name": "Шоу"})["id"]
+    for body in ({"label": "Перерыв", "graphic": "slate", "layer": "bg", "stack": "strap", "data": {"kind": "break"}},
+                 {"label": "Бегущая", "graphic": "ticker", "layer": "crawl", "data": {"items": ["Новости"]}}):
+        desk.edit(rid, {}, lambda d, b=body: model.add_item(d, model.parse_item(b, GRAPHICS))[0], {"action": "add"})
+    desk.act(rid, {"action": "take", "item": "Перерыв"})
+    desk.act(rid, {"action": "take", "item": "Бегущая"})
+    payload = graphics.payload()
+    assert {k: v["stack"] for k, v in payload["layers"].items()} == {"bg": "strap", "crawl": "top"}
+    assert payload["stack"]["levels"] == list(STACK_LEVELS)
+    assert payload["stack"]["graphics"]["slate"] == "back" and payload["stack"]["graphics"]["scoreboard"] == "game"
+    assert desk.view(desk.get(rid))["program"]["bg"]["stack"] == "strap"
+    desk.act(rid, {"action": "focus", "item": "Бегущая"})
+    assert desk.preview()["stack"] == "top" and desk.preview()["media"] == {}
