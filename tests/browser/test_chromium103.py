@@ -198,13 +198,10 @@ def stage_tv(srv: Server) -> dict[str, str]:
     srv.play(blitz, "start_timer")
     srv.play(blitz, "judge", correct=True)
     result = srv.create(game_spec(target=2))
-    for sector in (2, 3):
+    for sector, correct in ((2, True), (3, False), (4, False)):
         srv.play(result, "spin", landed=sector)
         srv.play(result, "start_timer")
-        srv.play(result, "judge", correct=sector == 2)
-    srv.play(result, "spin", landed=4)
-    srv.play(result, "start_timer")
-    srv.play(result, "judge", correct=False)
+        srv.play(result, "judge", correct=correct)
     return {"tv": tv, "blitz": blitz, "result": result}
 
 
