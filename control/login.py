@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import redirect, render_template, request, url_for
 
-from overlay.auth import Throttle, begin_login, check_password, end_login, throttle
+from overlay.auth import Throttle, begin_login, check_password, end_login, login_throttle_key, remember_device, throttle
 
 from . import bp
 from overlay.i18n.web import page_lang
@@ -36,7 +36,7 @@ def _next_page() -> str:
 
 @bp.post("/login")
 def login() -> Any:
-    address = request.remote_addr or "?"
+    address = login_throttle_key()
     throttle = _throttle()
     next_page = _next_page()
     if not csrf_ok():
@@ -46,7 +46,7 @@ def login() -> Any:
     if verdict != "ok":
         return login_page(verdict, 429 if verdict == "throttled" else 401, next_page)
     begin_login()
-    return redirect(next_page if next_page.startswith("/") else url_for(f"control.{next_page}"))
+    return remember_device(redirect(next_page if next_page.startswith("/") else url_for(f"control.{next_page}")))
 
 
 @bp.post("/logout")

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import current_app, g, jsonify, request, session
+from itsdangerous import BadSignature, URLSafeSerializer
 
 
 def _same(given: str, expected: str | None) -> bool:
@@ -38,9 +39,60 @@ def throttle() -> "Throttle":
     return ext["chgk_login_throttle"]
 
 
+# A configured token this long cannot be guessed online (20 characters of the generated kind hold
+# over 100 bits), so its checks are never queued: the right one gets in at once even from an
+# address that is being throttled — the hall's NAT where someone else is guessing.
+STRONG_TOKEN_CHARS = 20
+
+
 def token_attempt(given: Any) -> str:
     """"ok", "wrong" or "throttled" for a token presented by this request's address."""
-    return throttle().attempt(request.remote_addr or "?", lambda: check_token(given))
+    address = request.remote_addr or "?"
+    token = current_app.config["TOKEN"]
+    if token and len(token) >= STRONG_TOKEN_CHARS:
+        if check_token(given):
+            return "ok"
+        throttle().fail(address)  # still counts: the address's password guesses slow down
+        return "throttled" if throttle().recent(address) > throttle().limit else "wrong"
+    return throttle().attempt(address, lambda: check_token(given))
+
+
+# A browser that has logged in before carries a signed device cookie (OWASP's "device cookies"):
+# its logins are throttled on their own, not with its address, so guesses from elsewhere behind
+# the same NAT never keep a known operator's browser out.
+DEVICE_COOKIE = "chgk_device"
+DEVICE_DAYS = 365
+
+
+def _device_signer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt="chgk-device")
+
+
+def trusted_device() -> str | None:
+    """The device id of this browser's device cookie, if it carries a valid one."""
+    raw = request.cookies.get(DEVICE_COOKIE)
+    if not raw:
+        return None
+    try:
+        device = _device_signer().loads(raw)
+    except BadSignature:  # a forged cookie, or one signed by another secret, is not trusted
+        return None
+    return device if isinstance(device, str) else None
+
+
+def remember_device(response: Any) -> Any:
+    """Marks this browser as one that has logged in (kept for a year, HttpOnly, SameSite)."""
+    device = trusted_device() or secrets.token_urlsafe(16)
+    response.set_cookie(DEVICE_COOKIE, _device_signer().dumps(device), max_age=DEVICE_DAYS * 86400,
+                        httponly=True, samesite="Lax", secure=current_app.session_interface.get_cookie_secure(current_app),
+                        path="/control/")
+    return response
+
+
+def login_throttle_key() -> str:
+    """What a login attempt is throttled under: its trusted device, else its address."""
+    device = trusted_device()
+    return f"device:{device}" if device else request.remote_addr or "?"
 
 
 def _bearer_status() -> str | None:

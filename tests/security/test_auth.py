@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -112,6 +115,52 @@ def test_password_used_as_token_is_throttled_too(tmp_path: Path):
                             timeout=60).status_code == 200
     finally:
         srv.stop()
+
+
+def flood_with_guesses(url: str, send: Callable[[requests.Session, int], Any], count: int = 40) -> None:
+    """`count` guesses from this address, ten at a time, each abandoned by the client after half a
+    second: a guesser who does not wait. The server still judges (or queues) every one."""
+    def one(i: int) -> None:
+        try:
+            send(requests.Session(), i)
+        except requests.RequestException:
+            pass
+    with ThreadPoolExecutor(10) as pool:
+        list(pool.map(one, range(count)))
+
+
+def test_a_strong_token_gets_in_while_its_address_is_flooded_with_guesses(tmp_path: Path):
+    """A long configured token cannot be guessed online, so it never waits behind guesses: the
+    studio's scripts behind the hall's NAT keep working while someone there guesses."""
+    strong = "k" * 8 + "0123456789abcdefghij"
+    srv = Server(tmp_path / "data", demo=False, env={"CHGK_OVERLAY_TOKEN": strong, **LIMIT}).start()
+    try:
+        flood_with_guesses(srv.url, lambda http, i: http.get(
+            srv.url + "/api/games", headers={"Authorization": f"Bearer guess-{i}"}, timeout=(5, 0.5)))
+        wrong = requests.get(srv.url + "/api/games", headers={"Authorization": "Bearer guess"}, timeout=60)
+        right = requests.get(srv.url + "/api/games", headers={"Authorization": f"Bearer {strong}"}, timeout=60)
+        assert (wrong.status_code, right.status_code) == (429, 200)
+    finally:
+        srv.stop()
+
+
+def test_a_browser_that_logged_in_before_is_not_kept_out_by_guesses_from_its_address(fresh: Server):
+    """The device cookie a login leaves: that browser's logins are throttled on their own, so a
+    flood of guesses from the same address does not keep the known operator out; a forged device
+    cookie is worth nothing."""
+    known = requests.Session()
+    assert try_login(known, fresh.url, PASSWORD).status_code in (302, 303)
+    device = known.cookies.get("chgk_device", path="/control/")
+    assert device
+    flood_with_guesses(fresh.url, lambda http, i: http.post(
+        fresh.url + "/control/login", data={"csrf": login_form(http, fresh.url), "password": f"guess-{i}"},
+        allow_redirects=False, timeout=(5, 0.5)))
+    again = requests.Session()
+    again.cookies.set("chgk_device", device, path="/control/")
+    assert try_login(again, fresh.url, PASSWORD).status_code in (302, 303)
+    forged = requests.Session()
+    forged.cookies.set("chgk_device", device[:-4] + "AAAA", path="/control/")
+    assert try_login(forged, fresh.url, PASSWORD).status_code == 429
 
 
 # CSRF ---------------------------------------------------------------------------------------------
