@@ -1,11 +1,13 @@
 // The rundown desk: a prepared show taken live. Every press is one POST /api/rundowns/<id>/actions
-// with the rev it was based on (a doubled or stale press gets 409, never a wrong take); edits go
+// with the rev it was based on, as the live panel's PressOrder says (connection.js): the same key
+// that changes the air (Space, F5, Esc, C, T) again within `double_ms` goes with its first press's rev, so the server refuses it (409) and a
+// doubled Space never takes a graphic in and out again; a stale press gets 409 too; edits go
 // through /items with expected_rev too. Every open panel gets each change on the /control socket
 // (`rundown`), so two desks editing one rundown see each other.
 
 import { t, onLangChange } from "./i18n.js";
 import { pageConfig, h, api, notice, noticeRefusal, wireLanguage, dropPointerFocus, bdi } from "./common.js";
-import { ControlConnection } from "./connection.js";
+import { ControlConnection, PressOrder } from "./connection.js";
 
 const cfg = pageConfig();
 wireLanguage(cfg.lang);
@@ -18,6 +20,12 @@ let list = [];        // [{id, name, rev, locked, items}]
 let doc = null;       // the shown rundown (GET /api/rundowns/<id>)
 let editing = null;   // the id of the item in the editor, null: a new item
 let queue = Promise.resolve();
+const order = new PressOrder(cfg.double_ms ?? 400);
+const MOVES = new Set(["next", "previous", "focus"]);
+let moves = 0;
+// the desk's buttons, for naming a press said once
+const ACTION_WORDS = { go: "rd.go", next: "rd.next", previous: "rd.prev", update: "rd.update", cue: "rd.cue",
+                       take_cued: "rd.take_cued", all_out: "rd.all_out" };
 
 // ---- talking to the server ---------------------------------------------------------------------
 
@@ -52,13 +60,29 @@ async function loadList(select = null) {
   } else render();
 }
 
-/** One action, after the ones before it: each is based on the rev the previous answer left. */
+/** One action, after the ones before it, with the rev PressOrder gives the press (made now, on
+ * the rundown on screen now). A doubled press refused by the server is said once, as done once. */
 function act(action, extra = {}) {
+  if (!doc) return queue;
+  const at = performance.now();
+  const seen = { id: doc.id, rev: doc.rev };
+  // Moving the focus (↑ ↓, a click) may be repeated at any pace: only what changes the air is
+  // guarded against a doubled press.
+  const key = MOVES.has(action) ? `${action}#${++moves}` : JSON.stringify([action, extra]);
   queue = queue.then(async () => {
-    if (!doc) return;
-    const r = await api("POST", `/api/rundowns/${doc.id}/actions`, { action, expected_rev: doc.rev, ...extra });
+    if (!doc || doc.id !== seen.id) return;
+    const basis = order.expected(key, at, seen);
+    if (basis.skip) {
+      order.record(key, at, basis, {});
+      return;
+    }
+    const r = await api("POST", `/api/rundowns/${doc.id}/actions`, { action, expected_rev: basis.rev, ...extra });
+    order.record(key, at, basis, r.ok ? { state: { rev: r.data?.rev } } : {});
     if (r.ok) accept(r.data);
-    else {
+    else if (basis.double && r.status === 409) {
+      const label = ACTION_WORDS[action] ? t(ACTION_WORDS[action]) : action;
+      notice("info", t("double.title", { action: label }), t("double.detail"), { ms: 4000, code: "double_press" });
+    } else {
       noticeRefusal(r.data?.error);
       if (r.status === 409) await load(doc.id);
     }

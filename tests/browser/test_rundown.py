@@ -10,12 +10,14 @@ as it is. The desk's screenshot (docs/screenshots/rundown.png) is taken here too
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
+from control.pages import DOUBLE_MS
 from tests.browser.helpers import WAIT_MS, PanelPage, Tab, screenshot_dir
 from tests.support import Server
 
@@ -30,8 +32,14 @@ SHOW_CSV = """segment,label,graphic,layer,out,data.title,data.subtitle
 WAIT = 15_000  # ms: the machine is shared; waits only cost time when they fail
 
 
+
 class Desk(PanelPage):
     home = "/control/rundown"
+    pressed: dict[str, float]
+
+    def __init__(self, page: Page, server: Server) -> None:
+        super().__init__(page, server)
+        self.pressed = {}
 
     def expected(self, message: ConsoleMessage) -> bool:
         """The preview and program monitors are overlay pages in iframes, tested on their own."""
@@ -53,7 +61,13 @@ class Desk(PanelPage):
         return self.page.locator(f'.rd-item[data-label="{label}"]')
 
     def press(self, key: str) -> None:
-        """One key, then wait until the server's answer (a new rev) is on the desk."""
+        """One key, then wait until the server's answer (a new rev) is on the desk. The same key
+        is pressed again no sooner than an operator meaning it would: within DOUBLE_MS the desk
+        takes it for a doubled press (tests/browser/test_desk_presses.py)."""
+        since = time.monotonic() - self.pressed.get(key, -1e9)
+        if since < DOUBLE_MS / 1000:
+            self.page.wait_for_timeout(DOUBLE_MS - since * 1000 + 50)  # the operator's pace, not a wait for a result
+        self.pressed[key] = time.monotonic()
         before = self.page.get_attribute("body", "data-rundown-rev")
         self.page.keyboard.press(key)
         self.page.wait_for_function("r => document.body.dataset.rundownRev !== r", arg=before, timeout=WAIT)
