@@ -57,6 +57,9 @@ def parser() -> argparse.ArgumentParser:
     o.add_argument("--name", default=None, help="the collection's name in OBS")
     o.add_argument("--lang", choices=available(), default=None, help="on-air language (?lang=)")
     o.add_argument("--theme", default=None, help="overlay theme (?theme=)")
+    o.add_argument("--preview", action="store_true",
+                   help="add a scene with the rundown's preview (an operator's view: the token in "
+                        "$CHGK_OVERLAY_TOKEN goes into its URL after #)")
     return p
 
 
@@ -139,8 +142,13 @@ def import_pack(args: argparse.Namespace) -> int:
 def obs_scenes(args: argparse.Namespace) -> int:
     from .obs.scenes import build_collection, dumps
 
+    token = os.environ.get("CHGK_OVERLAY_TOKEN") or None
+    if args.preview and not token:
+        print("chgk-overlay: --preview needs the operators' token in CHGK_OVERLAY_TOKEN", file=sys.stderr)
+        return 2
     try:
-        text = dumps(build_collection(args.rules, args.base_url, name=args.name, lang=args.lang, theme=args.theme))
+        text = dumps(build_collection(args.rules, args.base_url, name=args.name, lang=args.lang, theme=args.theme,
+                                      preview_token=token if args.preview else None))
     except ValueError as exc:
         print(f"chgk-overlay: {exc}", file=sys.stderr)
         return 2

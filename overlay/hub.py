@@ -59,8 +59,23 @@ def overlay_connect(auth: Any = None) -> None:
     emit("state", _state(svc, None, public=True))
     emit("graphics", svc.graphics.payload())
     if isinstance(auth, dict) and auth.get("preview") and svc.rundowns is not None:
-        join_room(PREVIEW)  # ?preview=1: the focused rundown item, as it would go to air
+        # ?preview=1: the focused rundown item before it goes to air — an operator's view only
+        if not _operator(auth):
+            emit("preview", {"error": {"code": "preview_needs_operator", "message": PREVIEW_REFUSED}})
+            return
+        join_room(PREVIEW)
         emit("preview", svc.rundowns.preview())
+
+
+PREVIEW_REFUSED = ("The preview shows what is not on air yet: open it logged in to the panel, or give the "
+                   "operators' token after # in the page's address (#token=...).")
+
+
+def _operator(auth: Any) -> bool:
+    """A login cookie (the panel and its same-origin frames) or the operators' token in the
+    socket's auth (scripts; OBS pages take it from their URL's #fragment, never sent in a URL)."""
+    token = auth.get("token") if isinstance(auth, dict) else None
+    return (token is not None and token_attempt(token) == "ok") or logged_in()
 
 
 @socketio.on("disconnect", namespace=OVERLAY)
