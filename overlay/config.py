@@ -47,7 +47,7 @@ ASYNC_MODES = ("eventlet", "threading", "gevent")
 def data_dir(overrides: dict | None) -> Path:
     raw = (overrides or {}).get("DATA") or os.environ.get(f"{ENV_PREFIX}_DATA") or DEFAULTS["DATA"]
     path = Path(raw).expanduser().resolve()
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)  # the database and the keys: ours alone
     return path
 
 

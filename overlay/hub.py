@@ -21,6 +21,7 @@ socketio = SocketIO()
 OVERLAY, CONTROL = "/overlay", "/control"
 AIR = "air"
 PREVIEW = "preview"
+MAX_LISTED = 200  # overlays listed for the operators: anyone may connect, the list must stay short
 
 
 def _room(game_id: str | None) -> str:
@@ -93,9 +94,10 @@ def overlay_follow(data: Any = None, *_: Any) -> dict:
 
 @socketio.on("hello", namespace=OVERLAY)
 def overlay_hello(data: Any = None, *_: Any) -> None:
-    """An overlay says which graphic it is, so the panel can list and reload it."""
-    if isinstance(data, dict):
-        svc = services()
+    """An overlay says which graphic it is, so the panel can list and reload it: one entry per
+    connection (dropped on disconnect), at most MAX_LISTED in all — the rest stay unlisted."""
+    svc = services()
+    if isinstance(data, dict) and (request.sid in svc.overlays or len(svc.overlays) < MAX_LISTED):
         svc.overlays[request.sid] = {"sid": request.sid, "graphic": str(data.get("graphic", ""))[:40],
                                      "page": str(data.get("page", ""))[:300],
                                      "since": svc.sessions.clock()}
