@@ -72,12 +72,17 @@ def _private(path: str) -> None:
     the files of an older install are tightened too."""
     if path == ":memory:" or path.startswith("file:"):
         return
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
     for name in (path, path + "-wal", path + "-shm"):
         try:
             os.chmod(name, 0o600)
         except FileNotFoundError:
             pass
+        except OSError:  # a read-only disk: SQLite says what can still be done
+            break
 
 
 class Store:
