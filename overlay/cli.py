@@ -34,7 +34,9 @@ def parser() -> argparse.ArgumentParser:
     _scale_out_flags(s, redis_help="also publish public state to this Redis for edges (redis://HOST:PORT/DB)")
 
     e = sub.add_parser("edge", help="serve overlays, /live and public reads from Redis (read-only)")
-    e.add_argument("--redis", required=True, metavar="URL", help="the writer's Redis (redis://HOST:PORT/DB or unix://…)")
+    e.add_argument("--redis", default=None, metavar="URL",
+                   help="the writer's Redis (redis://[USER:PASSWORD@]HOST:PORT/DB, rediss://… for TLS, unix://…; "
+                        "default: $CHGK_OVERLAY_REDIS)")
     e.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     e.add_argument("--port", type=int, default=5001, help="port (default: 5001)")
     e.add_argument("--data", default=None, help="data folder: custom themes (default: $CHGK_OVERLAY_DATA or ./chgk-data)")
@@ -55,12 +57,18 @@ def parser() -> argparse.ArgumentParser:
     o.add_argument("--name", default=None, help="the collection's name in OBS")
     o.add_argument("--lang", choices=available(), default=None, help="on-air language (?lang=)")
     o.add_argument("--theme", default=None, help="overlay theme (?theme=)")
+    o.add_argument("--preview", action="store_true",
+                   help="add a scene with the rundown's preview (an operator's view: the token in "
+                        "$CHGK_OVERLAY_TOKEN goes into its URL after #)")
     return p
 
 
 def _scale_out_flags(p: argparse.ArgumentParser, redis_help: str | None) -> None:
     if redis_help:
         p.add_argument("--redis", default=None, metavar="URL", help=redis_help)
+    p.add_argument("--redis-key-file", default=None, metavar="FILE",
+                   help="the key writer and edges sign Redis values with (default: $CHGK_OVERLAY_REDIS_KEY, "
+                        "else <data>/redis_key, which the writer makes)")
     p.add_argument("--proxy", action="append", default=[], metavar="ADDR",
                    help="a reverse proxy (address or network) whose X-Forwarded-* headers to believe (repeatable)")
 
@@ -134,8 +142,13 @@ def import_pack(args: argparse.Namespace) -> int:
 def obs_scenes(args: argparse.Namespace) -> int:
     from .obs.scenes import build_collection, dumps
 
+    token = os.environ.get("CHGK_OVERLAY_TOKEN") or None
+    if args.preview and not token:
+        print("chgk-overlay: --preview needs the operators' token in CHGK_OVERLAY_TOKEN", file=sys.stderr)
+        return 2
     try:
-        text = dumps(build_collection(args.rules, args.base_url, name=args.name, lang=args.lang, theme=args.theme))
+        text = dumps(build_collection(args.rules, args.base_url, name=args.name, lang=args.lang, theme=args.theme,
+                                      preview_token=token if args.preview else None))
     except ValueError as exc:
         print(f"chgk-overlay: {exc}", file=sys.stderr)
         return 2
@@ -168,6 +181,8 @@ def serve(args: argparse.Namespace) -> int:
         overrides["OSC_TARGETS"] = list(args.osc_target)
     if args.redis:
         overrides["REDIS"] = args.redis
+    if args.redis_key_file:
+        overrides["REDIS_KEY_FILE"] = args.redis_key_file
     if args.proxy:
         overrides["PROXIES"] = list(args.proxy)
     app = create_app(overrides)
@@ -206,18 +221,27 @@ def edge(args: argparse.Namespace) -> int:
     _patch(mode)
 
     from .edge import create_edge_app, start_feed
+    from .relay import redact
     from .server import serve as run_server
 
-    overrides: dict = {"ASYNC_MODE": mode, "REDIS": args.redis}
+    overrides: dict = {"ASYNC_MODE": mode}
+    if args.redis:
+        overrides["REDIS"] = args.redis
+    if args.redis_key_file:
+        overrides["REDIS_KEY_FILE"] = args.redis_key_file
     if args.data:
         overrides["DATA"] = args.data
     if args.proxy:
         overrides["PROXIES"] = list(args.proxy)
     app = create_edge_app(overrides)
+    if not app.config.get("REDIS"):
+        print("chgk-overlay edge: give the writer's Redis: --redis URL or CHGK_OVERLAY_REDIS", file=sys.stderr)
+        return 2
     start_feed(app)
 
     def ready(port: int) -> None:
         print(f"chgk-overlay edge ({mode}): listening on http://{args.host}:{port}  (audience: /live, "
-              f"overlays: /overlays/<name>), fed from Redis at {args.redis}", file=sys.stderr, flush=True)
+              f"overlays: /overlays/<name>), fed from Redis at {redact(app.config['REDIS'])}",
+              file=sys.stderr, flush=True)
 
     return _listen(run_server, app, args, ready)

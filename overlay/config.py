@@ -36,16 +36,18 @@ DEFAULTS: dict[str, Any] = {
     "HSTS_SECONDS": 0,                 # Strict-Transport-Security max-age on HTTPS answers; 0: off
     "LIVE_URL": None,                  # the audience page's public address, for its QR code (overlay/live.py)
     "REDIS": None,                     # redis://HOST:PORT/DB: publish public state for edges (overlay/relay.py)
+    "REDIS_KEY": None,                 # the key writer and edges sign Redis values with (HMAC-SHA256) ...
+    "REDIS_KEY_FILE": None,            # ... or a file holding it; else <data>/redis_key (the writer makes one)
 }
 # Values read from the environment as text, never parsed as JSON (a password "123456" stays text).
-TEXT_KEYS = {"DATA", "REDIS", "LIVE_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
+TEXT_KEYS = {"DATA", "REDIS", "REDIS_KEY", "REDIS_KEY_FILE", "LIVE_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
 ASYNC_MODES = ("eventlet", "threading", "gevent")
 
 
 def data_dir(overrides: dict | None) -> Path:
     raw = (overrides or {}).get("DATA") or os.environ.get(f"{ENV_PREFIX}_DATA") or DEFAULTS["DATA"]
     path = Path(raw).expanduser().resolve()
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)  # the database and the keys: ours alone
     return path
 
 
@@ -67,6 +69,8 @@ def configure(app: Flask, overrides: dict | None, operators: bool = True) -> Non
     app.config["SECRET_KEY"] = app.config.get("SECRET_KEY") or _secret(data / "secret_key", 32)
     if operators:  # an edge has no operators: nothing to log in to
         _credentials(app, data)
+    if app.config.get("REDIS"):
+        app.config["REDIS_KEY"] = _redis_key(app, data, make=operators)
 
 
 def _parse_env(value: str) -> Any:
@@ -93,6 +97,30 @@ def _secret(path: Path, nbytes: int) -> str:
         os.fsync(f.fileno())
     os.replace(tmp, path)
     return value
+
+
+def _redis_key(app: Flask, data: Path, make: bool) -> str:
+    """The key the writer signs Redis values with and its edges check (overlay/relay.py):
+    `REDIS_KEY`, else the file `REDIS_KEY_FILE`, else `<data>/redis_key`, which a writer makes on
+    first use and an edge must be given (copy the file, or set the key)."""
+    if app.config.get("REDIS_KEY"):
+        return str(app.config["REDIS_KEY"]).strip()
+    named = app.config.get("REDIS_KEY_FILE")
+    path = Path(named).expanduser() if named else data / "redis_key"
+    try:
+        key = path.read_text().strip() if path.exists() else ""
+    except OSError as exc:
+        raise SystemExit(f"chgk-overlay: cannot read the Redis key file {path}: {exc.strerror or exc}")
+    if key:
+        return key
+    if named or not make:
+        raise SystemExit(f"chgk-overlay: no Redis key: {path} is missing or empty. Give the edge the writer's "
+                         "key (--redis-key-file FILE, CHGK_OVERLAY_REDIS_KEY or REDIS_KEY_FILE); the writer "
+                         "keeps it in <data>/redis_key.")
+    key = _secret(path, 32)
+    print(f"chgk-overlay: Redis signing key made (kept in {path}); give the same key to every edge",
+          file=sys.stderr, flush=True)
+    return key
 
 
 def _credentials(app: Flask, data: Path) -> None:

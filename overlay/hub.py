@@ -21,6 +21,7 @@ socketio = SocketIO()
 OVERLAY, CONTROL = "/overlay", "/control"
 AIR = "air"
 PREVIEW = "preview"
+MAX_LISTED = 200  # overlays listed for the operators: anyone may connect, the list must stay short
 
 
 def _room(game_id: str | None) -> str:
@@ -59,8 +60,23 @@ def overlay_connect(auth: Any = None) -> None:
     emit("state", _state(svc, None, public=True))
     emit("graphics", svc.graphics.payload())
     if isinstance(auth, dict) and auth.get("preview") and svc.rundowns is not None:
-        join_room(PREVIEW)  # ?preview=1: the focused rundown item, as it would go to air
+        # ?preview=1: the focused rundown item before it goes to air — an operator's view only
+        if not _operator(auth):
+            emit("preview", {"error": {"code": "preview_needs_operator", "message": PREVIEW_REFUSED}})
+            return
+        join_room(PREVIEW)
         emit("preview", svc.rundowns.preview())
+
+
+PREVIEW_REFUSED = ("The preview shows what is not on air yet: open it logged in to the panel, or give the "
+                   "operators' token after # in the page's address (#token=...).")
+
+
+def _operator(auth: Any) -> bool:
+    """A login cookie (the panel and its same-origin frames) or the operators' token in the
+    socket's auth (scripts; OBS pages take it from their URL's #fragment, never sent in a URL)."""
+    token = auth.get("token") if isinstance(auth, dict) else None
+    return (token is not None and token_attempt(token) == "ok") or logged_in()
 
 
 @socketio.on("disconnect", namespace=OVERLAY)
@@ -78,9 +94,10 @@ def overlay_follow(data: Any = None, *_: Any) -> dict:
 
 @socketio.on("hello", namespace=OVERLAY)
 def overlay_hello(data: Any = None, *_: Any) -> None:
-    """An overlay says which graphic it is, so the panel can list and reload it."""
-    if isinstance(data, dict):
-        svc = services()
+    """An overlay says which graphic it is, so the panel can list and reload it: one entry per
+    connection (dropped on disconnect), at most MAX_LISTED in all — the rest stay unlisted."""
+    svc = services()
+    if isinstance(data, dict) and (request.sid in svc.overlays or len(svc.overlays) < MAX_LISTED):
         svc.overlays[request.sid] = {"sid": request.sid, "graphic": str(data.get("graphic", ""))[:40],
                                      "page": str(data.get("page", ""))[:300],
                                      "since": svc.sessions.clock()}

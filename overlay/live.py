@@ -5,15 +5,21 @@ Served by the single process and by every edge alike: it is an overlay client li
 `GET /live/qr.svg` is the page's address as a QR code, made here with segno (pure Python, no
 images to ship) so that a `slate` or `bug` graphic can show it: `<img src="/live/qr.svg">`, or
 inline from its template with `{{ live_qr(dark="#fff", light=None) }}`.
-The address is `LIVE_URL` when configured (the public host the edges answer on), else this
-request's own `/live` (behind a trusted proxy: the public scheme and host).
+The address is `LIVE_URL` when configured (the public host the edges answer on). Without it the
+request's own `/live` — but the `Host` header is anyone's to write, and a cache in between would
+hand a code to another site to the whole hall — so only when a trusted proxy (`PROXIES`) passed
+the host on, or the host is this machine itself (`localhost`, or an IP address of ours: someone
+on the studio network typing it). Any other host: 421, and `LIVE_URL` is to be set.
 """
 from __future__ import annotations
 
 import io
+import ipaddress
 import os
+import socket
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request
 from markupsafe import Markup
@@ -23,8 +29,33 @@ from .i18n.web import keys_in, page_lang
 bp = Blueprint("live", __name__)
 
 
-def live_url() -> str:
-    return current_app.config.get("LIVE_URL") or request.url_root.rstrip("/") + "/live"
+def live_url() -> str | None:
+    """The audience page's address for the QR code, or None when nothing vouches for the host."""
+    if current_app.config.get("LIVE_URL"):
+        return current_app.config["LIVE_URL"]
+    proxied = "werkzeug.proxy_fix.orig" in request.environ  # overlay/proxy.py: a trusted proxy's host
+    if proxied or _our_address(urlsplit("//" + request.host).hostname or ""):
+        return request.url_root.rstrip("/") + "/live"
+    return None
+
+
+@lru_cache(maxsize=64)
+def _our_address(host: str) -> bool:
+    """`localhost`, or an IP address this machine has (it can bind to it)."""
+    if host == "localhost":
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False  # a name: only LIVE_URL or a trusted proxy can vouch for it
+    if ip.is_loopback:
+        return True
+    try:
+        with socket.socket(socket.AF_INET6 if ip.version == 6 else socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.bind((str(ip), 0))
+    except OSError:
+        return False
+    return True
 
 
 @bp.get("/live")
@@ -54,7 +85,12 @@ def qr() -> Response:
     dark = _colour(request.args.get("dark"), "#000000")
     light_arg = request.args.get("light")
     light = None if light_arg == "none" else _colour(light_arg, "#ffffff")
-    response = Response(qr_svg(live_url(), dark, light), mimetype="image/svg+xml")
+    url = live_url()
+    if url is None:
+        return Response(f"{request.host!r} is not a host this server vouches for: set LIVE_URL (the audience "
+                        "page's public address) or reach it through a trusted proxy.\n", 421,
+                        mimetype="text/plain")
+    response = Response(qr_svg(url, dark, light), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "public, max-age=300"
     return response
 
@@ -67,7 +103,8 @@ def _colour(value: str | None, default: str) -> str:
 
 def qr_markup(dark: str = "#000000", light: str | None = "#ffffff") -> Markup:
     """The QR code inline, for a template: `{{ live_qr(dark="#fff", light=None) }}` (a slate, a bug)."""
-    return Markup(qr_svg(live_url(), dark, light).decode())
+    url = live_url()
+    return Markup(qr_svg(url, dark, light).decode()) if url else Markup("")
 
 
 def register(app: Flask) -> None:

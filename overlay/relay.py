@@ -10,11 +10,19 @@ with its `epoch` (this writer's start) and a message `seq`; a heartbeat re-annou
 An edge that misses a message sees a gap in `seq` (or a heartbeat naming a newer rev) and reads
 the stored state again — correctness never depends on pub/sub delivering everything.
 
+Every value stored and every message published is signed (`Signer`: HMAC-SHA256 under the key the
+writer and its edges share, `REDIS_KEY`), so whoever can write to Redis without the key cannot
+change what the audience sees: an edge drops what does not verify and waits for the writer's
+next signed state. The games are stored again every `RESTORE_S`, so a forged stored value is
+replaced within that time even when nothing changes.
+
 Nothing here runs on the command's path: the session listener only marks what changed and wakes
 a background task, which publishes after the local fan-out has already been written.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import sys
@@ -33,6 +41,48 @@ GAMES = PREFIX + "games"       # hash: game id -> public state (JSON, with "epoc
 META = PREFIX + "meta"         # string: {"epoch", "seq", "on_air", "graphics", "revs", "league_rev"}
 LEAGUE = PREFIX + "league"     # string: the public league views {"epoch", "rev", "index", "seasons", "series"}
 HEARTBEAT_S = 0.5              # an edge that hears nothing for 4 heartbeats reconnects and resyncs
+RESTORE_S = 10.0               # every game's state stored again: a forged value does not outlive it
+MAX_COUNT = 2**53 - 1          # epoch, seq and revs are integers in [0, MAX_COUNT] (exact in JSON)
+
+
+class BadSignature(ValueError):
+    """A value in Redis that the writer did not sign with our key (or that was changed since)."""
+
+
+class Signer:
+    """`sign(where, text)` → "<hex HMAC-SHA256>.<text>"; `verify` gives the text back or raises.
+    `where` (the key or channel) is signed too, so a signed value cannot be moved elsewhere."""
+
+    def __init__(self, key: str) -> None:
+        if not key:
+            raise ValueError("the Redis signing key is empty")
+        self.key = key.encode()
+
+    def _mac(self, where: str, text: str) -> str:
+        return hmac.new(self.key, where.encode() + b"\n" + text.encode(), hashlib.sha256).hexdigest()
+
+    def sign(self, where: str, text: str) -> str:
+        return f"{self._mac(where, text)}.{text}"
+
+    def verify(self, where: str, value: Any) -> str:
+        if not isinstance(value, str) or len(value) < 65 or value[64] != ".":
+            raise BadSignature("not signed")
+        text = value[65:]
+        if not hmac.compare_digest(value[:64], self._mac(where, text)):
+            raise BadSignature("bad signature")
+        return text
+
+
+def redact(url: str) -> str:
+    """A Redis URL fit for logs: the password (AUTH/ACL) replaced by ***."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 def connect(url: str) -> Any:
@@ -49,8 +99,11 @@ def dumps(value: Any) -> str:
 class Relay:
     """Publishes public state for edges. `on_change` is a session listener; `run` is the task."""
 
-    def __init__(self, url: str, svc: Any, league: Callable[[], dict | None] = lambda: None) -> None:
+    def __init__(self, url: str, svc: Any, key: str,
+                 league: Callable[[], dict | None] = lambda: None) -> None:
         self.url = url
+        self.shown_url = redact(url)
+        self.signer = Signer(key)
         self.svc = svc
         self.league = league              # the public league views, made on demand
         self.redis = connect(url)
@@ -63,6 +116,8 @@ class Relay:
         self.rewrite = True               # store everything (first run, or Redis lost it)
         self.wake = threading.Event()     # green under eventlet and gevent (monkey-patched)
         self.latest: dict[str, str] = {}  # game id -> the JSON last stored
+        self.league_text: str | None = None  # the league value last stored (signed)
+        self.next_restore = time.monotonic() + RESTORE_S
         self.failing_since = 0.0
         self.published = 0
 
@@ -101,14 +156,14 @@ class Relay:
                     self.heartbeat()
                     next_beat = time.monotonic() + HEARTBEAT_S
                 if self.failing_since:
-                    log.warning("Redis at %s reachable again after %.1f s", self.url,
+                    log.warning("Redis at %s reachable again after %.1f s", self.shown_url,
                                 time.monotonic() - self.failing_since)
-                    print(f"chgk-overlay: Redis at {self.url} reachable again", file=sys.stderr, flush=True)
+                    print(f"chgk-overlay: Redis at {self.shown_url} reachable again", file=sys.stderr, flush=True)
                     self.failing_since = 0.0
             except Exception as exc:  # noqa: BLE001 - Redis down or restarting: retry each heartbeat
                 if not self.failing_since:
                     self.failing_since = time.monotonic()
-                    print(f"chgk-overlay: cannot publish to Redis at {self.url} ({exc}); edges keep the "
+                    print(f"chgk-overlay: cannot publish to Redis at {self.shown_url} ({exc}); edges keep the "
                           f"last state, retrying every {HEARTBEAT_S} s", file=sys.stderr, flush=True)
                 self.rewrite = True
                 next_beat = time.monotonic() + HEARTBEAT_S
@@ -135,14 +190,14 @@ class Relay:
         pipe = self.redis.pipeline(transaction=True)
         for game_id, text in views.items():
             self.seq += 1
-            pipe.hset(GAMES, game_id, text)
-            pipe.publish(CHANNEL, f'{{"epoch":{self.epoch},"seq":{self.seq},"kind":"state","state":{text}}}')
+            pipe.hset(GAMES, game_id, self.signer.sign(GAMES, text))
+            self._publish(pipe, f'{{"epoch":{self.epoch},"seq":{self.seq},"kind":"state","state":{text}}}')
         if meta_changed:
             self.seq += 1
             meta = self._meta()
-            pipe.set(META, dumps(meta))
-            pipe.publish(CHANNEL, dumps({"epoch": self.epoch, "seq": self.seq, "kind": "meta",
-                                         "on_air": meta["on_air"], "graphics": meta["graphics"]}))
+            pipe.set(META, self.signer.sign(META, dumps(meta)))
+            self._publish(pipe, dumps({"epoch": self.epoch, "seq": self.seq, "kind": "meta",
+                                       "on_air": meta["on_air"], "graphics": meta["graphics"]}))
         try:
             pipe.execute()
         except Exception:
@@ -151,6 +206,9 @@ class Relay:
             raise
         self.latest.update(views)
         self.published += len(views) + meta_changed
+
+    def _publish(self, pipe: Any, text: str) -> None:
+        pipe.publish(CHANNEL, self.signer.sign(CHANNEL, text))
 
     def publish_league(self) -> None:
         self.dirty_league = False
@@ -164,44 +222,53 @@ class Relay:
         self.league_rev += 1
         self.seq += 1
         pipe = self.redis.pipeline(transaction=True)
-        pipe.set(LEAGUE, dumps({"epoch": self.epoch, "rev": self.league_rev, **views}))
-        pipe.publish(CHANNEL, dumps({"epoch": self.epoch, "seq": self.seq, "kind": "league",
-                                     "league_rev": self.league_rev}))
+        text = self.signer.sign(LEAGUE, dumps({"epoch": self.epoch, "rev": self.league_rev, **views}))
+        pipe.set(LEAGUE, text)
+        self._publish(pipe, dumps({"epoch": self.epoch, "seq": self.seq, "kind": "league",
+                                   "league_rev": self.league_rev}))
         try:
             pipe.execute()
         except Exception:
             self.dirty_league = True
             raise
+        self.league_text = text
 
     def heartbeat(self) -> None:
         """Re-announce: the revs an edge should have. Store everything again when Redis has lost
-        it (a restart without persistence) or holds another writer's state."""
+        it (a restart without persistence) or holds another writer's state; every `RESTORE_S`
+        store the games (and the league) again as they are, which undoes a forged stored value."""
         if not self.rewrite:
             stored = self.redis.hlen(GAMES)
             self.rewrite = stored != len(self.svc.sessions.games)
         pipe = self.redis.pipeline(transaction=True)
-        if self.rewrite:
-            self.dirty_league = True  # stored again right after this heartbeat
+        restore = time.monotonic() >= self.next_restore
+        if self.rewrite or restore:
             views = self._views(None)
-            pipe.delete(GAMES)
+            if self.rewrite:
+                self.dirty_league = True  # stored again right after this heartbeat
+                pipe.delete(GAMES)
+            elif self.league_text:
+                pipe.set(LEAGUE, self.league_text)
             if views:
-                pipe.hset(GAMES, mapping=views)
+                pipe.hset(GAMES, mapping={i: self.signer.sign(GAMES, t) for i, t in views.items()})
             self.latest = views
         self.seq += 1
         meta = self._meta()
-        pipe.set(META, dumps(meta))
-        pipe.publish(CHANNEL, dumps({"epoch": self.epoch, "seq": self.seq, "kind": "heartbeat",
-                                     "on_air": meta["on_air"], "revs": meta["revs"],
-                                     "graphics_seq": meta["graphics"]["seq"], "league_rev": self.league_rev}))
+        pipe.set(META, self.signer.sign(META, dumps(meta)))
+        self._publish(pipe, dumps({"epoch": self.epoch, "seq": self.seq, "kind": "heartbeat",
+                                   "on_air": meta["on_air"], "revs": meta["revs"],
+                                   "graphics_seq": meta["graphics"]["seq"], "league_rev": self.league_rev}))
         pipe.execute()
         self.rewrite = False
+        if restore:
+            self.next_restore = time.monotonic() + RESTORE_S
 
 
 def install(app: Any, svc: Any) -> Relay | None:
     url = app.config.get("REDIS")
     if not url:
         return None
-    relay = Relay(url, svc, lambda: league_views(app))
+    relay = Relay(url, svc, app.config["REDIS_KEY"], lambda: league_views(app))
     svc.sessions.subscribe(relay.on_change)  # after the hub's broadcast: local overlays first
     return relay
 

@@ -11,6 +11,7 @@ late by two more fsyncs. A server moves it to a thread of its own (`checkpoint_e
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -65,10 +66,30 @@ class StorageError(Exception):
         super().__init__(self.message)
 
 
+def _private(path: str) -> None:
+    """The database holds every question and answer: readable by the server's user only. Made
+    0600 before SQLite opens it (SQLite gives its -wal and -shm files the main file's mode);
+    the files of an older install are tightened too."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    for name in (path, path + "-wal", path + "-shm"):
+        try:
+            os.chmod(name, 0o600)
+        except FileNotFoundError:
+            pass
+        except OSError:  # a read-only disk: SQLite says what can still be done
+            break
+
+
 class Store:
     def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:
         self.path = str(path)
         self._lock = threading.RLock()
+        _private(self.path)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={synchronous}")

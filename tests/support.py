@@ -17,6 +17,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "test-token-1"
 PASSWORD = "test-password-1"
+REDIS_KEY = "test-redis-key-1"
 
 # The system Chromium, never a downloaded browser. Autoplay: overlays play their signals unattended.
 CHROMIUM = "/usr/bin/chromium"
@@ -96,6 +97,7 @@ class Server:
         self.kind, self.redis = kind, redis
         self.port = port or free_port()
         self.env = {**os.environ, "CHGK_OVERLAY_TOKEN": TOKEN, "CHGK_OVERLAY_PASSWORD": PASSWORD,
+                    "CHGK_OVERLAY_REDIS_KEY": REDIS_KEY,  # what a writer and its edges share
                     "PYTHONUNBUFFERED": "1",
                     # tests send wrong credentials on purpose; the throttle has tests of its own
                     "CHGK_OVERLAY_LOGIN_ATTEMPTS": "1000", **(env or {})}

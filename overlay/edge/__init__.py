@@ -54,7 +54,7 @@ def start_feed(app: Flask) -> Feed:
     def say(text: str) -> None:
         print(f"chgk-overlay edge: {text}", file=sys.stderr, flush=True)
 
-    feed = Feed(app.config["REDIS"], app.extensions["chgk_edge"], say)
+    feed = Feed(app.config["REDIS"], app.extensions["chgk_edge"], say, app.config["REDIS_KEY"])
     app.extensions["chgk_feed"] = feed
     socketio.start_background_task(feed.run)
     return feed

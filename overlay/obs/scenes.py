@@ -33,6 +33,8 @@ CENTRAL, CLUB_TABLES, DRAW, RATING, BEST = (
     "ЧГК · Центральный стол", "ЧГК · Клубные столы", "ЧГК · Жеребьёвка", "ЧГК · Рейтинг игры",
     "ЧГК · Лучший игрок")
 CAMERAS = "ЧГК · Камеры"
+PREVIEW = "ЧГК · Превью"        # only with a token: the rundown's focused item before it goes to air
+PREVIEW_SOURCE = "show-preview"
 
 # Scene → overlays, bottom to top. The overlays show and hide their own content with the game.
 SCENES: dict[str, list[tuple[str, list[str]]]] = {
@@ -79,6 +81,13 @@ def overlay_url(base_url: str, name: str, *, lang: str | None = None, theme: str
         query["sound"] = "1"
     url = f"{base_url.rstrip('/')}/overlays/{name}"
     return f"{url}?{urlencode(query)}" if query else url
+
+
+def preview_url(base_url: str, token: str, *, lang: str | None = None, theme: str | None = None) -> str:
+    """`/overlays/show?preview=1` with the operators' token after `#`: the page hands it to the
+    server inside its socket's auth, so it never travels in a URL or lands in a log."""
+    query = {"preview": "1", **({"lang": lang} if lang else {}), **({"theme": theme} if theme else {})}
+    return f"{base_url.rstrip('/')}/overlays/show?{urlencode(query)}#{urlencode({'token': token})}"
 
 
 def source_name(overlay: str) -> str:
@@ -130,8 +139,10 @@ def _browser(rules: str, overlay: str, url: str) -> dict[str, Any]:
 
 
 def build_collection(rules: str = "tv", base_url: str = "http://127.0.0.1:5000", *, name: str | None = None,
-                     lang: str | None = None, theme: str | None = None) -> dict[str, Any]:
-    """The scene collection for `rules` ("tv" or "club") with overlays served at `base_url`."""
+                     lang: str | None = None, theme: str | None = None,
+                     preview_token: str | None = None) -> dict[str, Any]:
+    """The scene collection for `rules` ("tv" or "club") with overlays served at `base_url`;
+    with `preview_token` (the operators' token) also a scene showing the rundown's preview."""
     if rules not in SCENES:
         raise ValueError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
     if not base_url.startswith(("http://", "https://")):
@@ -143,6 +154,11 @@ def build_collection(rules: str = "tv", base_url: str = "http://127.0.0.1:5000",
                + [(source_name(o), browsers[o]["uuid"], True) for o in names])
         for scene, names in SCENES[rules]
     ]
+    if preview_token:
+        browsers[PREVIEW_SOURCE] = _browser(rules, PREVIEW_SOURCE,
+                                            preview_url(base_url, preview_token, lang=lang, theme=theme))
+        scenes.append(_scene(rules, PREVIEW, [(CAMERAS, cameras["uuid"], False),
+                                              (source_name(PREVIEW_SOURCE), browsers[PREVIEW_SOURCE]["uuid"], True)]))
     first = scenes[0]["name"]
     return {
         "name": name or COLLECTION_NAMES[rules],

@@ -36,6 +36,15 @@ export function pageConfig() {
   };
 }
 
+/** `?preview=1` asks for the rundown's focused item, an operator's view: the server gives it to
+ * a page with the panel's login cookie, or with the operators' token after `#` in its address
+ * (`#token=…`, as the OBS scene collection writes it: a fragment never reaches a server or a log). */
+function previewAuth(query) {
+  if (query.preview !== "1") return {};
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  return token ? { preview: true, token } : { preview: true };
+}
+
 /** Plays the timer signals when the page was opened with ?sound=1. */
 class Sounds {
   constructor(enabled, staticUrl) {
@@ -209,7 +218,7 @@ export function mount(create, options = {}) {
     reconnectionDelayMax: 5000,
     randomizationFactor: 0.5,
     timeout: 5000,
-    auth: { graphic: config.graphic, game: config.game, preview: config.query.preview === "1" },
+    auth: { graphic: config.graphic, game: config.game, ...previewAuth(config.query) },
   });
 
   let manualRetry = 500;

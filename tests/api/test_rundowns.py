@@ -349,7 +349,7 @@ def test_preview_shows_the_focused_item_and_leaves_program_alone(shared_server: 
     rd = Rd(shared_server, "Превью")
     a = rd.add(label="A", graphic="lower-third", layer="straps", data={"title": "Первый"})
     b = rd.add(label="B", graphic="result", layer="full")
-    prev = Sock(shared_server, "/overlay", {"preview": True})
+    prev = Sock(shared_server, "/overlay", {"preview": True, "token": TOKEN})  # an operator's view
     plain = Sock(shared_server, "/overlay")
     try:
         rd.act("take", item=a["id"])

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from control.pages import DOUBLE_MS
 from tests.browser.helpers import WAIT_MS, PanelPage, Tab, screenshot_dir
-from tests.support import Server
+from tests.support import TOKEN, Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -109,7 +109,7 @@ def test_a_prepared_show_from_the_keyboard(server_factory: Callable[..., Server]
         straps_page = output(straps, f"{srv.url}/overlays/show?layers=straps")
         cards_page = output(cards, f"{srv.url}/overlays/show?layers=1")  # "1" must never match layer "12"
         every_page = output(every, f"{srv.url}/overlays/show")
-        preview_page = output(preview, f"{srv.url}/overlays/show?preview=1")
+        preview_page = output(preview, f"{srv.url}/overlays/show?preview=1#token={TOKEN}")  # as OBS
         page = desk.page
 
         # import the show prepared in a spreadsheet
