@@ -4,12 +4,15 @@
 
 import { part, setName, setText, show, translateAll } from "../lib/dom.js";
 import { CHECK, CROSS } from "../lib/icons.js";
+import { revealed } from "../lib/reveal.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-export function blitzVisible(state) {
+/** On air in a blitz or superblitz round, once the top's arrow has stopped on its sector. */
+export function blitzVisible(state, clock) {
   const r = state?.round;
-  return !!r && state.status === "playing" && (r.kind === "blitz" || r.kind === "superblitz");
+  return !!r && state.status === "playing" && (r.kind === "blitz" || r.kind === "superblitz") &&
+    revealed(state, clock);
 }
 
 export default function create(root, ctx) {
@@ -45,7 +48,7 @@ export default function create(root, ctx) {
 
   return {
     update(state) {
-      const visible = blitzVisible(state);
+      const visible = blitzVisible(state, ctx.clock);
       show(el, visible);
       if (!visible) return;
       const r = state.round;
