@@ -2,7 +2,7 @@
 // current question glows; after a miss the rest are greyed (not asked). Superblitz names its
 // single player.
 
-import { part, setName, setText, show, translateAll } from "../lib/dom.js";
+import { fitLines, part, setName, setText, show, translateAll } from "../lib/dom.js";
 import { CHECK, CROSS } from "../lib/icons.js";
 import { revealed } from "../lib/reveal.js";
 
@@ -67,7 +67,7 @@ export default function create(root, ctx) {
       });
       const name = r.kind === "superblitz" ? r.player || "" : "";
       playerRow.classList.toggle("none", !name);
-      setName(player, name);
+      if (setName(player, name) || player.dataset.fit === undefined) fitLines(player, 40, 28, 2);
     },
   };
 }
