@@ -73,9 +73,13 @@ export default function create(root, ctx) {
     document.fonts?.ready.then(fitNames); // measured again in the real face
   }
 
-  /** A long team name shrinks, then takes two lines broken between words — never mid-word. */
+  /** A long team name shrinks, then takes two lines broken between words — never mid-word;
+   * a name still too long takes a tile two tables wide (up to three lines there). Never cut. */
   function fitNames() {
-    for (const name of grid.querySelectorAll(".ctb-name")) fitLines(name, 32, 28, 2);
+    for (const li of tiles.values()) li.classList.remove("wide");
+    const over = [...grid.querySelectorAll(".ctb-name")].filter((name) => fitLines(name, 32, 28, 2) === "over");
+    for (const name of over) name.closest(".ctb-tile").classList.add("wide");
+    for (const name of over) fitLines(name, 32, 28, 3);
   }
 
   function paint(state) {
