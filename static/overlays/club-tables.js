@@ -5,6 +5,7 @@
 
 import { bdi, fitLines, h, part, setText, show, translateAll } from "../lib/dom.js";
 import { CHECK } from "../lib/icons.js";
+import { revealed } from "../lib/reveal.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const STAGGER_MS = 55; // correct tables light up one after another, in table order
@@ -106,7 +107,8 @@ export default function create(root, ctx) {
     }
     el.style.setProperty("--stagger", reveal ? `${STAGGER_MS}ms` : "0ms");
 
-    setText(sector, round ? t("sector_n", { n: round.sector }) : "");
+    // The sector once the top's arrow has stopped on it (the client draws again then).
+    setText(sector, round && revealed(state, ctx.clock) ? t("sector_n", { n: round.sector }) : "");
     const tables = state.teams.filter((x) => x.id !== asked).length;
     if (!round) setText(count, "");
     else if (answered) setText(count, t("answered_n_of", { n: answered.length, total: tables }));
