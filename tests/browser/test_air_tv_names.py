@@ -1,15 +1,16 @@
 """Long team names fit on air (issue 22, defect 7): a 66-character name in `club-tables` (the
 largest board, 18 tables) and in the `draw` reel is drawn whole — smaller, then on two lines, at
-28 px or more — with no «…», inside its tile or the reel's window, and inside the frame."""
+28 px or more — with no «…», inside its tile or the reel's window, and inside the frame; the
+setup page warns of a name that will be set smaller or take a double tile."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import Tab, screenshot, screenshot_dir, settle, small_text, wait_js, wait_on_air
+from tests.browser.helpers import PanelPage, Tab, screenshot, screenshot_dir, settle, small_text, wait_js, wait_on_air
 from tests.browser.test_club_overlays import SPIN_MS, club_spec
 from tests.support import Server
 
@@ -87,3 +88,26 @@ def test_the_draw_reel_lands_on_a_66_character_name_whole(server: Server, tab: T
     settle(page)
     screenshot(page, screenshot_dir(tmp_path), "draw-long-name")
     assert tab.errors == []
+
+
+@pytest.mark.parametrize("lang,long,very_long", [
+    ("ru", "Стол 1 «Клуб знатоков Академгородка»: длинное название (символов: 27)",
+     f"Стол 2 «{LONG}»: очень длинное название (символов: 66)"),
+    ("en", "Table 1 “Клуб знатоков Академгородка”: a long name (27 characters)",
+     f"Table 2 “{LONG}”: a very long name (66 characters)"),
+])
+def test_setup_warns_of_a_long_team_name(server: Server, context, lang: str, long: str, very_long: str) -> None:
+    panel = PanelPage(context.new_page(), server).open(f"/control/setup?lang={lang}")
+    page = panel.page
+    page.evaluate("(lang) => localStorage.setItem('chgk.panel.lang', lang)", lang)
+    page.reload()
+    page.check("#f-rules-club")
+    rows = page.locator(".team-row")
+    for i, name in enumerate(("Клуб знатоков Академгородка", LONG, "Сова")):
+        rows.nth(i).locator(".team-name").fill(name)
+        rows.nth(i).locator(".team-players").fill("Анна, Борис, Вера, Глеб")
+    warnings = page.locator("#f-team-warnings .warn")
+    expect(warnings).to_have_count(2)
+    expect(warnings.nth(0)).to_contain_text(long)
+    expect(warnings.nth(1)).to_contain_text(very_long)
+    assert panel.errors == []
