@@ -52,7 +52,10 @@ export default function create(root, ctx) {
 
   /** A long name shrinks, then takes two lines: whole in the window, never cut at its sides. */
   function fitReel() {
-    for (const name of reel.querySelectorAll(".dr-item:not(.ask) .dr-name")) fitLines(name, 62, 32, 2);
+    // One layout to find the names that overflow (most fit): only those are measured again.
+    const over = [...reel.querySelectorAll(".dr-item:not(.ask) .dr-name")]
+      .filter((name) => name.dataset.fit || name.scrollWidth > name.clientWidth + 1);
+    for (const name of over) fitLines(name, 62, 32, 2);
   }
 
   const nameOf = (id) => (state?.teams || []).find((x) => x.id === id)?.name ?? String(id);
