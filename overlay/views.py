@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .rules import club
+from .rules.tv import SPIN_MS
 from .rules.state import Game
 
 
@@ -36,6 +37,10 @@ def _round(game: Game, public: bool, retired: bool = False) -> dict | None:
         "author": dict(author) if author else None,
         "prize": dict(prize) if prize else None,
         "has_text": bool(q.get("text")),
+        # The arrow stops at `reveal_at` (server epoch ms): graphics hold the sector and the card
+        # until then; the table turns by `spin` from `spun_at`. None: revealed already.
+        "spun_at": r.spun_at, "reveal_at": r.reveal_at,
+        "spin": dict(SPIN_MS) if r.reveal_at is not None else None,
     }
     if retired:  # RULES.md §6: the next holding plays the same questions
         out.update(text=None, answer=None, comment=None, media=[])

@@ -10,7 +10,8 @@ from .table import QUESTIONS_PER_KIND
 def _spun(g: Game, e: dict) -> None:
     kind = g.sector(e["sector"]).kind
     g.round = Round(sector=e["sector"], landed=e["landed"], kind=kind,
-                    questions=QUESTIONS_PER_KIND[kind], central_team=g.central_team)
+                    questions=QUESTIONS_PER_KIND[kind], central_team=g.central_team,
+                    spun_at=e.get("spun_at"), reveal_at=e.get("reveal_at"))
     g.timer = None
 
 

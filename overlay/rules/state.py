@@ -38,6 +38,10 @@ class Round:
     judged: bool = False  # the current question has its verdict
     central_team: str | None = None  # club: who sat at the Central Table for this round
     club_correct: list[str] | None = None  # club: teams that wrote a correct answer
+    # When the top was spun and when its arrow stops (server epoch ms); None in games recorded
+    # before the reveal waited for the top: revealed already.
+    spun_at: int | None = None
+    reveal_at: int | None = None
 
 
 @dataclass

@@ -16,6 +16,19 @@ if TYPE_CHECKING:
     from .game import Ctx
 
 
+# The top's timings (ms): it turns until the arrow first stops; on a played sector it rests, then
+# walks clockwise one sector at a time to the round's sector. The table graphic animates with
+# these numbers (from the state), so the arrow stops at `reveal_at` on every screen.
+SPIN_MS = {"turn": 4200, "rest": 450, "step": 420}
+
+
+def reveal_at(spun_at: int, landed: int, sector: int, sectors: int) -> int:
+    """Server epoch ms when the arrow stops on `sector`: the moment the round may be shown."""
+    steps = (sector - landed) % sectors
+    walk = SPIN_MS["rest"] + steps * SPIN_MS["step"] if steps else 0
+    return spun_at + SPIN_MS["turn"] + walk
+
+
 def _single(game: Game) -> bool:
     return game.round is not None and game.round.kind not in MULTI_KINDS
 
@@ -37,7 +50,9 @@ def spin(game: Game, cmd: Command, ctx: Ctx) -> list[dict]:
     if drawn:
         landed = ctx.draw(range(1, n + 1))
     sector = next_unplayed(played, landed)
-    return [{"type": "spun", "landed": landed, "sector": sector, "drawn": drawn}]
+    assert sector is not None
+    return [{"type": "spun", "landed": landed, "sector": sector, "drawn": drawn,
+             "spun_at": ctx.now, "reveal_at": reveal_at(ctx.now, landed, sector, n)}]
 
 
 def start_timer(game: Game, cmd: Command, ctx: Ctx) -> list[dict]:

@@ -23,6 +23,11 @@ const TIMERS = ["minute", "blitz", "extra_minute", "club_help"];
 const CLUB_TIMERS = ["minute", "blitz"];
 const MAX_TEAMS = 60;
 const LINEUP = [4, 6];        // a club team's usual size (seed 004): outside it we warn, not refuse
+// A team name's length (characters) from which the club tables set it smaller or on two lines, and
+// from which it takes a double tile: measured on the largest board (18 tables, a 328 px tile at
+// 32 px down to 28 px). On air nothing is cut; the setup page says so before the game.
+const NAME_SHRINKS = 20;
+const NAME_DOUBLE = 40;
 
 function rules() {
   return $("f-rules-club").checked ? "club" : "tv";
@@ -243,10 +248,23 @@ function teamRows() {
   })).filter((r) => r.name || r.players.length);
 }
 
-/** Line-ups outside 4–6 players are unusual, not wrong: a warning, and the game is created. */
+/** The warning for a team name long enough to change its look on air, or null. */
+function longNameWarning(r) {
+  const count = [...r.name].length;
+  if (count > NAME_DOUBLE) return t("setup.warn.very_long_name", { n: r.table, name: r.name, count });
+  if (count > NAME_SHRINKS) return t("setup.warn.long_name", { n: r.table, name: r.name, count });
+  return null;
+}
+
+/** Line-ups outside 4–6 players are unusual, not wrong; so is a long name: warnings, and the
+ * game is created. */
 function renderTeamWarnings() {
-  const warnings = teamRows().filter((r) => r.name && (r.players.length < LINEUP[0] || r.players.length > LINEUP[1]))
-    .map((r) => t("setup.warn.lineup", { n: r.table, name: r.name, count: r.players.length }));
+  const rows = teamRows().filter((r) => r.name);
+  const warnings = [
+    ...rows.filter((r) => r.players.length < LINEUP[0] || r.players.length > LINEUP[1])
+      .map((r) => t("setup.warn.lineup", { n: r.table, name: r.name, count: r.players.length })),
+    ...rows.map(longNameWarning).filter(Boolean),
+  ];
   $("f-team-warnings").replaceChildren(...warnings.map((w) => h("p", { class: "warn" }, w)));
 }
 

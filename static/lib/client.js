@@ -4,7 +4,9 @@
 //
 //   const graphic = create(stage, ctx)
 //   graphic.update(state, prev)   apply a public state (null = no game on air); also draws the
-//                                 first frame, so load, reconnect and change share one path
+//                                 first frame, so load, reconnect and change share one path;
+//                                 called again with prev === state when a spun round's
+//                                 `reveal_at` comes (lib/reveal.js)
 //   graphic.cue(onAir, prev, msg) optional: what `graphics` says is on air (msg: the whole
 //                                 message, with the rundowns' `layers`)
 //   graphic.preview(p)            optional: the rundown's focused item (pages with ?preview=1)
@@ -16,6 +18,7 @@
 import { io } from "../vendor/socket.io/socket.io.esm.min.js";
 import { RESYNC_MS, ServerClock } from "./clock.js";
 import { translator } from "./i18n.js";
+import { untilReveal } from "./reveal.js";
 
 // A second clock round this long after connecting: the first one runs while the page (and, in
 // OBS, every other source) is still loading, when answers are slow and lopsided.
@@ -135,9 +138,23 @@ export function mount(create, options = {}) {
     const prev = current === undefined ? undefined : current;
     current = state ?? null;
     graphic.update(current, prev);
+    awaitReveal();
     body.dataset.rev = current ? String(current.rev) : "";
     body.dataset.game = current ? String(current.id) : "";
     if (!revealed) reveal();
+  }
+
+  // A round held back until the arrow stops (`round.reveal_at`): the graphic draws the same state
+  // again at that moment, and then shows what it held back.
+  let revealTimer = null;
+  function awaitReveal() {
+    clearTimeout(revealTimer);
+    const wait = untilReveal(current, clock);
+    if (wait <= 0) return;
+    revealTimer = setTimeout(() => {
+      if (untilReveal(current, clock) > 0) awaitReveal(); // the clock moved on its resync
+      else graphic.update(current, current);
+    }, wait);
   }
 
   function applyGraphics(msg) {

@@ -1,10 +1,11 @@
 // The audience page: score, the round (sector, timer, the question once read, the answer once
-// judged — the public state holds nothing earlier), the club tables, the game table and the
+// judged — the public state holds nothing earlier; after a spin, once the arrow has stopped), the club tables, the game table and the
 // league's season rating (the public league endpoint, fetched again on each `league` notice). A plain
 // document for a phone: no animation, no images, redrawn from each state.
 
 import { bdi, h, setName, setText } from "../lib/dom.js";
 import { leagueText } from "../lib/league.js";
+import { revealed } from "../lib/reveal.js";
 import { formatRemaining, remainingMs } from "../lib/timer.js";
 
 export default function create(stage, ctx) {
@@ -30,7 +31,8 @@ export default function create(stage, ctx) {
     setText(field("score-experts"), String(state.score?.experts ?? 0));
     setText(field("score-viewers"), String(state.score?.viewers ?? 0));
     setText(field("winner"), state.winner ? t(`winner_${state.winner}`) : state.status === "finished" ? t("live_game_over") : "");
-    const round = state.round;
+    // A spun round shows once the top's arrow has stopped, as on air (the client draws again then).
+    const round = revealed(state, ctx.clock) ? state.round : null;
     document.body.classList.toggle("has-round", !!round);
     if (round) {
       const kind = t(`kind_${round.kind}`);

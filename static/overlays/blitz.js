@@ -2,14 +2,17 @@
 // current question glows; after a miss the rest are greyed (not asked). Superblitz names its
 // single player.
 
-import { part, setName, setText, show, translateAll } from "../lib/dom.js";
+import { fitLines, part, setName, setText, show, translateAll } from "../lib/dom.js";
 import { CHECK, CROSS } from "../lib/icons.js";
+import { revealed } from "../lib/reveal.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-export function blitzVisible(state) {
+/** On air in a blitz or superblitz round, once the top's arrow has stopped on its sector. */
+export function blitzVisible(state, clock) {
   const r = state?.round;
-  return !!r && state.status === "playing" && (r.kind === "blitz" || r.kind === "superblitz");
+  return !!r && state.status === "playing" && (r.kind === "blitz" || r.kind === "superblitz") &&
+    revealed(state, clock);
 }
 
 export default function create(root, ctx) {
@@ -45,7 +48,7 @@ export default function create(root, ctx) {
 
   return {
     update(state) {
-      const visible = blitzVisible(state);
+      const visible = blitzVisible(state, ctx.clock);
       show(el, visible);
       if (!visible) return;
       const r = state.round;
@@ -64,7 +67,7 @@ export default function create(root, ctx) {
       });
       const name = r.kind === "superblitz" ? r.player || "" : "";
       playerRow.classList.toggle("none", !name);
-      setName(player, name);
+      if (setName(player, name) || player.dataset.fit === undefined) fitLines(player, 40, 28, 2);
     },
   };
 }

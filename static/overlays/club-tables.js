@@ -5,6 +5,7 @@
 
 import { bdi, fitLines, h, part, setText, show, translateAll } from "../lib/dom.js";
 import { CHECK } from "../lib/icons.js";
+import { revealed } from "../lib/reveal.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const STAGGER_MS = 55; // correct tables light up one after another, in table order
@@ -73,9 +74,13 @@ export default function create(root, ctx) {
     document.fonts?.ready.then(fitNames); // measured again in the real face
   }
 
-  /** A long team name shrinks, then takes two lines broken between words — never mid-word. */
+  /** A long team name shrinks, then takes two lines broken between words — never mid-word;
+   * a name still too long takes a tile two tables wide (up to three lines there). Never cut. */
   function fitNames() {
-    for (const name of grid.querySelectorAll(".ctb-name")) fitLines(name, 32, 28, 2);
+    for (const li of tiles.values()) li.classList.remove("wide");
+    const over = [...grid.querySelectorAll(".ctb-name")].filter((name) => fitLines(name, 32, 28, 2) === "over");
+    for (const name of over) name.closest(".ctb-tile").classList.add("wide");
+    for (const name of over) fitLines(name, 32, 28, 3);
   }
 
   function paint(state) {
@@ -102,7 +107,8 @@ export default function create(root, ctx) {
     }
     el.style.setProperty("--stagger", reveal ? `${STAGGER_MS}ms` : "0ms");
 
-    setText(sector, round ? t("sector_n", { n: round.sector }) : "");
+    // The sector once the top's arrow has stopped on it (the client draws again then).
+    setText(sector, round && revealed(state, ctx.clock) ? t("sector_n", { n: round.sector }) : "");
     const tables = state.teams.filter((x) => x.id !== asked).length;
     if (!round) setText(count, "");
     else if (answered) setText(count, t("answered_n_of", { n: answered.length, total: tables }));

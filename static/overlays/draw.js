@@ -5,7 +5,7 @@
 // while the top turns above it; a single candidate just sits. The chosen team stays on air
 // for HOLD_MS, or until the next round starts, or while the operator has `draw` shown.
 
-import { bdi, h, part, setText, show, translateAll } from "../lib/dom.js";
+import { bdi, fitLines, h, part, setText, show, translateAll } from "../lib/dom.js";
 
 export const ITEM_H = 100;   // px: one name in the reel (the window shows three)
 export const SPIN_MS = 4600; // the whole spin, deceleration and settle included
@@ -47,6 +47,17 @@ export default function create(root, ctx) {
   let chipsKey = "";
   let reelKey = "";
 
+  /** One line of the reel: the name in its own box, fitted to the window by fitReel(). */
+  const reelItem = (text, attrs) => h("div", attrs, h("span", { class: "dr-name" }, bdi(text)));
+
+  /** A long name shrinks, then takes two lines: whole in the window, never cut at its sides. */
+  function fitReel() {
+    // One layout to find the names that overflow (most fit): only those are measured again.
+    const over = [...reel.querySelectorAll(".dr-item:not(.ask) .dr-name")]
+      .filter((name) => name.dataset.fit || name.scrollWidth > name.clientWidth + 1);
+    for (const name of over) fitLines(name, 62, 32, 2);
+  }
+
   const nameOf = (id) => (state?.teams || []).find((x) => x.id === id)?.name ?? String(id);
   const roundKey = (s) => JSON.stringify([s?.round?.sector ?? null, s?.round?.phase === "closed"]);
 
@@ -73,8 +84,9 @@ export default function create(root, ctx) {
     reelKey = key;
     reel.getAnimations().forEach((a) => a.cancel());
     reel.classList.remove("done");
-    reel.replaceChildren(h("div", { class: `dr-item ${cls}`, text }));
+    reel.replaceChildren(reelItem(text, { class: `dr-item ${cls}` }));
     reel.style.transform = reelAt(0);
+    fitReel();
   }
 
   function stopSpin() {
@@ -116,8 +128,9 @@ export default function create(root, ctx) {
     const { order, last } = reelOrder(ids, team);
     reelKey = "";
     reel.classList.remove("done");
-    reel.replaceChildren(...order.map((id) => h("div", { class: "dr-item", "data-team": id }, bdi(nameOf(id)))));
+    reel.replaceChildren(...order.map((id) => reelItem(nameOf(id), { class: "dr-item", "data-team": id })));
     reel.style.transform = reelAt(last);
+    fitReel();
     const end = (1 - last) * ITEM_H;
     const run = reel.animate(
       [
@@ -215,6 +228,8 @@ export default function create(root, ctx) {
     }
     off();
   }
+
+  document.fonts?.ready.then(fitReel); // measured again in the real face
 
   return {
     update(s, prev) {

@@ -18,7 +18,7 @@ export default function create(stage, ctx) {
 
   function arrange() {
     const final = !!state && (state.status === "finished" || !!onAir.result);
-    const hasCard = !final && questionVisible(state);
+    const hasCard = !final && questionVisible(state, ctx.clock);
     stage.classList.toggle("final", final);
     stage.classList.toggle("has-card", hasCard);
     // A long question makes a taller card: lift the lower-third clear of it.

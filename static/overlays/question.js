@@ -1,12 +1,15 @@
 // The viewer's card: sector number and kind, who sent the question (photo when given), the
 // prize, the question text once the round has started, the answer and verdict once judged.
 // Taken from a rundown, the card plays in steps (`data.step`: card → text → answer): a step
-// only holds back what the public state already allows, it never reveals more.
+// only holds back what the public state already allows, it never reveals more. After a spin the
+// card waits for the arrow to stop (`round.reveal_at`).
 
 import { fitText, part, photoUrl, setName, setText, show, translateAll } from "../lib/dom.js";
+import { revealed } from "../lib/reveal.js";
 
-export function questionVisible(state) {
-  return !!state?.round && state.status === "playing";
+/** The card is on air during a round once the top's arrow has stopped on its sector. */
+export function questionVisible(state, clock) {
+  return !!state?.round && state.status === "playing" && revealed(state, clock);
 }
 
 export default function create(root, ctx) {
@@ -44,7 +47,7 @@ export default function create(root, ctx) {
     },
     update(state) {
       last = state;
-      const visible = questionVisible(state);
+      const visible = questionVisible(state, ctx.clock);
       show(el, visible);
       if (!visible) return;
       const r = state.round;

@@ -16,11 +16,15 @@ export default function create(root, ctx) {
   };
   const badges = { extra: ref("extra"), help: ref("help"), decisive: ref("decisive") };
 
+  // A box holds the current digit and at most one rolling out (marked `.leaving`). The current
+  // one is never the outgoing one, so a change during a roll (a verdict undone at once) still
+  // ends on the state's number, with only that digit left in the box.
   function setDigit(side, value, animate) {
     const box = nums[side];
     const text = String(value);
-    const old = box.firstElementChild;
+    const old = box.querySelector(":scope > span:not(.leaving)");
     if (old && old.textContent === text) return;
+    for (const gone of box.querySelectorAll(":scope > span.leaving")) gone.remove();
     const next = document.createElement("span");
     next.textContent = text;
     box.append(next);
@@ -30,14 +34,14 @@ export default function create(root, ctx) {
       return;
     }
     // Roll: the old value leaves upwards, the new one arrives from below.
+    for (const a of old.getAnimations()) a.cancel();
+    old.classList.add("leaving");
     const up = Number(text) >= Number(old.textContent);
     const dir = up ? 1 : -1;
     const timing = { duration: 520, easing: "cubic-bezier(0.16, 1, 0.3, 1)" };
-    old.style.position = "absolute";
-    old.style.inset = "0";
     old.animate(
       [{ transform: "none", opacity: 1 }, { transform: `translateY(${-70 * dir}%)`, opacity: 0 }],
-      timing,
+      { ...timing, fill: "forwards" },
     ).finished.then(() => old.remove(), () => old.remove());
     next.animate(
       [{ transform: `translateY(${70 * dir}%)`, opacity: 0 }, { transform: "none", opacity: 1 }],

@@ -1,10 +1,12 @@
 // The table seen from above: N sectors numbered clockwise from the top, each marked with its
 // kind and, once played, with who won it. On a spin the top turns several times and lands on
 // `round.landed`; when that sector was already played the arrow moves on, sector by sector,
-// to `round.sector`. Rotation is a CSS transform on its own layer (composited, 60 fps).
+// to `round.sector`, stopping at `round.reveal_at` (server time): only then are the sector's
+// outline and caption shown. Rotation is a CSS transform on its own layer (composited, 60 fps).
 
 import { part, setText, show } from "../lib/dom.js";
 import { OWL, TV } from "../lib/icons.js";
+import { revealed } from "../lib/reveal.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const R_OUT = 485;
@@ -45,15 +47,6 @@ function svg(tag, attrs = {}) {
 
 const mod = (a, n) => ((a % n) + n) % n;
 
-/** A spin that has just started: a new round in `reading`, after none or a closed one. */
-export function isNewSpin(prev, state) {
-  const r = state?.round;
-  if (!prev || !r || prev.id !== state.id) return false;
-  const p = prev.round;
-  const fresh = !p || p.phase === "closed" || p.sector !== r.sector;
-  return fresh && r.phase === "reading" && r.question === 0 && !(r.results || []).length;
-}
-
 export default function create(root, ctx) {
   const el = part(root, "table");
   const { t } = ctx;
@@ -71,7 +64,7 @@ export default function create(root, ctx) {
   let index = new Map(); // sector number -> position 0..N-1 clockwise from the top
   let groups = new Map(); // sector number -> <g>
   let angle = 0; // the arrow's current rotation, cumulative degrees
-  let spinning = null; // {sector, cancel()} while an animation runs
+  let spinning = null; // {key, cancel()} while the top turns
 
   function build(sectors) {
     const numbers = sectors.map((s) => s.number).sort((a, b) => a - b);
@@ -138,55 +131,53 @@ export default function create(root, ctx) {
     highlight.classList.toggle("on", sector != null);
   }
 
-  function spin(landed, sector) {
+  /** The spin of round `r` as one keyframe timeline: the top turns three times and more and
+   * stops on `landed`; on a played sector it rests, then walks clockwise one sector at a time to
+   * `sector`. The timings are the state's (`r.spin`, the rules' own), so it lasts exactly what
+   * the server reckoned. Returns {frames, duration, end}. */
+  function spinPath(r, from) {
+    const { turn, rest: pause, step: stepMs } = r.spin;
+    const landAt = from + 3 * 360 + mod(sectorAngle(r.landed) - from, 360);
+    const steps = Math.round(mod(sectorAngle(r.sector) - sectorAngle(r.landed), 360) / step);
+    const duration = turn + (steps ? pause + steps * stepMs : 0);
+    const frames = [{ offset: 0, transform: rot(from), easing: "cubic-bezier(0.12, 0.62, 0.18, 1)" },
+      { offset: turn / duration, transform: rot(landAt) }];
+    for (let i = 0; i < steps; i++) {
+      frames.push({ offset: (turn + pause + i * stepMs) / duration, transform: rot(landAt + i * step), easing: "ease-in-out" });
+    }
+    if (steps) frames.push({ offset: 1, transform: rot(landAt + steps * step) });
+    return { frames, duration, end: landAt + steps * step };
+  }
+
+  /** Turns the top for round `r` so that the arrow stops at `r.reveal_at` in server time, from
+   * wherever the spin is now (a page loaded mid-spin joins it); then marks the sector. */
+  function spin(r, key) {
     finishSpin();
     highlight.classList.remove("on");
     caption.classList.remove("on");
-    const from = angle;
-    const landAt = from + 3 * 360 + mod(sectorAngle(landed) - from, 360);
-    const skip = mod(sectorAngle(sector) - sectorAngle(landed), 360);
-    const end = landAt + skip;
-    const anims = [];
+    const { frames, duration, end } = spinPath(r, angle);
+    const anim = arrow.animate(frames, { duration, fill: "both" });
+    anim.currentTime = ctx.clock.now() - (r.reveal_at - duration);
     let cancelled = false;
     spinning = {
-      sector,
+      key,
       cancel() {
         cancelled = true;
-        anims.forEach((a) => a.cancel());
+        anim.cancel();
         rest(end);
-        mark(sector);
-        caption.classList.add("on");
       },
     };
-    const first = arrow.animate([{ transform: rot(from) }, { transform: rot(landAt) }], {
-      duration: 4200,
-      easing: "cubic-bezier(0.12, 0.62, 0.18, 1)",
-      fill: "forwards",
-    });
-    anims.push(first);
-    first.finished
-      .then(() => {
-        if (cancelled) return null;
-        rest(landAt);
-        if (!skip) return null;
-        // Landed on a played sector: step clockwise, one sector at a time, to the next free one.
-        const steps = Math.round(skip / step);
-        const frames = [];
-        for (let i = 0; i <= steps; i++) frames.push({ transform: rot(landAt + i * step), easing: "ease-in-out" });
-        const walk = arrow.animate(frames, { duration: 420 * steps, delay: 450, fill: "forwards" });
-        anims.push(walk);
-        return walk.finished;
-      })
+    anim.finished
       .then(() => {
         if (cancelled) return;
-        anims.forEach((a) => a.cancel());
+        anim.cancel();
         rest(end);
         spinning = null;
-        mark(sector);
+        mark(r.sector);
         caption.classList.add("on");
       })
       .catch(() => {
-        /* cancelled: cancel() already put everything in place */
+        /* cancelled: cancel() already put the arrow in place */
       });
   }
 
@@ -204,11 +195,13 @@ export default function create(root, ctx) {
         setText(capSector, t("sector_n", { n: r.sector }));
         setText(capKind, r.kind && r.kind !== "regular" ? t(`kind_${r.kind}`) : "");
       }
-      if (r && ctx.live && isNewSpin(prev, state)) {
-        spin(r.landed ?? r.sector, r.sector);
+      // A round whose arrow has not stopped yet turns (or goes on turning) to land at reveal_at.
+      const key = r ? `${state.id}|${r.spun_at}|${r.sector}` : "";
+      if (r && r.spin && active && !revealed(state, ctx.clock)) {
+        if (spinning?.key !== key) spin(r, key);
         return;
       }
-      if (spinning && r && r.sector === spinning.sector && active) return; // same round: let it land
+      if (spinning && spinning.key === key && active) return; // landing this very frame
       finishSpin();
       if (r) {
         rest(angle + mod(sectorAngle(r.sector) - angle, 360));

@@ -56,6 +56,16 @@ SETTLED_JS = ("() => document.getAnimations().every(a => a.playState !== 'runnin
               " || a.effect?.getComputedTiming().iterations === Infinity)")
 
 
+# The round on the page has been revealed: its top's arrow has stopped (round.reveal_at, server time).
+REVEALED_JS = ("() => { const o = window.chgkOverlay; const at = o?.state?.round?.reveal_at;"
+               " return !!o && (!Number.isFinite(at) || o.clock.now() > at + 50); }")
+
+
+def wait_revealed(page: Page, timeout_ms: int = WAIT_MS) -> None:
+    """Waits until the page's round may be drawn (after a spin, once the arrow has stopped)."""
+    wait_js(page, REVEALED_JS, timeout_ms=timeout_ms)
+
+
 def wait_js(page: Page, expr: str, arg: Any = None, timeout_ms: int = WAIT_MS) -> None:
     page.wait_for_function(expr, arg=arg, timeout=timeout_ms)
 

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.browser.helpers import (TRANSPARENT, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
-                                   screenshot_dir, small_text, text_of, wait_js, wait_on_air)
+                                   screenshot_dir, small_text, text_of, wait_js, wait_on_air, wait_revealed)
 from tests.support import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -162,7 +162,8 @@ def test_club_tables_mark_this_questions_correct_answers(shared_server: Server, 
     assert page.eval_on_selector_all(".ctb-tile", tiles % "ok") == []
     assert page.eval_on_selector_all(".ctb-tile", tiles % "central") == ["t1"]
     assert text_of(page, "[data-ref=count]") == "Ответы столов ещё не внесены"
-    assert text_of(page, "[data-ref=sector]") == "Сектор 3"
+    # The sector shows once the top's arrow has stopped on it (round.reveal_at).
+    wait_js(page, "document.querySelector('[data-ref=sector]').textContent === 'Сектор 3'")
 
     shared_server.play(game, "club_answers", correct=["t2", "t4"])
     wait_js(page, "document.querySelectorAll('.ctb-tile.ok').length === 2")
@@ -187,7 +188,7 @@ def test_club_tables_mark_this_questions_correct_answers(shared_server: Server, 
     # The next spin clears the marks.
     shared_server.play(game, "spin", landed=4)
     wait_js(page, "document.querySelectorAll('.ctb-tile.ok').length === 0")
-    assert text_of(page, "[data-ref=sector]") == "Сектор 4"
+    wait_js(page, "document.querySelector('[data-ref=sector]').textContent === 'Сектор 4'")
     assert tab.errors == []
 
 
@@ -393,6 +394,7 @@ def test_screenshots_of_the_club_graphics(shared_server: Server, chromium: Brows
                 wait_js(page, "document.querySelector('[data-part=draw]').dataset.mode === 'landed'",
                         timeout_ms=SPIN_MS + 1000)
             wait_on_air(page, name)
+            wait_revealed(page)
             settle(page)
             screenshot(page, out, name)
             assert t.errors == []

@@ -23,7 +23,7 @@ import requests
 from playwright.sync_api import Browser
 
 from tests.browser.helpers import (TRANSPARENT, WAIT_MS, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
-                                   screenshot_dir, small_text, text_of, wait_js, wait_off_air, wait_on_air)
+                                   screenshot_dir, small_text, text_of, wait_js, wait_off_air, wait_on_air, wait_revealed)
 from tests.support import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -488,6 +488,7 @@ def test_screenshots_of_every_overlay(server: Server, chromium: Browser, tmp_pat
         t = Tab(chromium)
         try:
             page = t.open(server.url + path)
+            wait_revealed(page)
             wait_js(page, "document.querySelectorAll('.gfx.is-in').length >= 1")
             settle(page)
             screenshot(page, out, name)

@@ -16,6 +16,7 @@ class Play:
         self.game = new_game("g1", parse_spec(spec))
         self.now = 1_000_000
         self.draws: list[Any] = []  # what the top will land on next; empty = first option
+        self.log: list[dict] = []   # every event recorded, for replays
 
     def draw(self, options: Sequence[Any]) -> Any:
         return self.draws.pop(0) if self.draws else options[0]
@@ -23,6 +24,7 @@ class Play:
     def do(self, kind: str, **fields: Any) -> list[dict]:
         events = decide(self.game, parse_command({"type": kind, **fields}), Ctx(self.now, self.draw))
         self.game = apply_all(self.game, events)
+        self.log += events
         return events
 
     def refused(self, kind: str, **fields: Any) -> str:
@@ -39,6 +41,7 @@ class Play:
         self.now = self.game.timer.ends_at
         events = decide(self.game, Command("time_up"), Ctx(self.now, self.draw))
         self.game = apply_all(self.game, events)
+        self.log += events
         return events
 
     def round(self, sector: int, correct: bool) -> None:

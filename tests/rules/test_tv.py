@@ -3,6 +3,10 @@ import pytest
 
 from overlay.rules import InputError, RuleError
 
+from overlay.rules import apply_all, new_game, parse_spec
+from overlay.rules.tv import SPIN_MS
+from overlay.views import operator_view, public_view
+
 from .helpers import Play
 
 BLITZ = [{"text": f"Блиц {i}", "answer": f"Ответ {i}", "author": {"name": "Автор", "city": "Киев"},
@@ -30,14 +34,16 @@ def test_default_table_has_13_sectors_with_sponsor_last():
 
 def test_spin_to_entered_sector():
     p = Play()
-    assert p.do("spin", landed=7) == [{"type": "spun", "landed": 7, "sector": 7, "drawn": False}]
+    assert p.do("spin", landed=7) == [{"type": "spun", "landed": 7, "sector": 7, "drawn": False,
+                                       "spun_at": 1_000_000, "reveal_at": 1_000_000 + SPIN_MS["turn"]}]
     assert p.game.round.phase == "reading"
 
 
 def test_spin_drawn_by_server_records_the_outcome():
     p = Play()
     p.draws = [9]
-    assert p.do("spin") == [{"type": "spun", "landed": 9, "sector": 9, "drawn": True}]
+    assert p.do("spin") == [{"type": "spun", "landed": 9, "sector": 9, "drawn": True,
+                             "spun_at": 1_000_000, "reveal_at": 1_000_000 + SPIN_MS["turn"]}]
 
 
 def test_spin_on_played_sector_goes_clockwise():
@@ -46,6 +52,49 @@ def test_spin_on_played_sector_goes_clockwise():
     p.round(8, True)
     events = p.do("spin", landed=7)
     assert events[0]["landed"] == 7 and events[0]["sector"] == 9
+
+
+def test_reveal_waits_for_the_walk_over_played_sectors():
+    p = Play()
+    p.round(7, True)
+    p.round(8, True)
+    p.wait(5000)
+    spun = p.do("spin", landed=7)[0]          # stops on 7, walks over 8 to 9: two steps
+    assert spun["spun_at"] == p.now
+    assert spun["reveal_at"] == p.now + SPIN_MS["turn"] + SPIN_MS["rest"] + 2 * SPIN_MS["step"]
+    assert p.game.round.reveal_at == spun["reveal_at"]
+
+
+def test_reveal_walk_wraps_past_the_last_sector():
+    p = Play()
+    p.round(13, True)
+    spun = p.do("spin", landed=13)[0]         # 13 played: on to 1, one step clockwise
+    assert spun["sector"] == 1
+    assert spun["reveal_at"] == p.now + SPIN_MS["turn"] + SPIN_MS["rest"] + SPIN_MS["step"]
+
+
+def test_reveal_at_is_recorded_so_replay_gives_the_same_moment():
+    p = Play()
+    p.round(2, False)
+    events = p.do("spin", landed=2)
+    replayed = apply_all(new_game("g1", parse_spec({"rules": "tv"})), p.log)
+    assert replayed.round.reveal_at == events[0]["reveal_at"] == p.game.round.reveal_at
+
+
+def test_views_carry_reveal_at_and_the_spin_timings():
+    p = Play()
+    p.do("spin", landed=3)
+    for view in (public_view(p.game, 1, p.now), operator_view(p.game, 1, p.now)):
+        r = view["round"]
+        assert (r["spun_at"], r["reveal_at"]) == (p.now, p.now + SPIN_MS["turn"])
+        assert r["spin"] == SPIN_MS
+
+
+def test_an_old_recorded_spin_without_reveal_at_reads_as_revealed():
+    game = apply_all(new_game("g1", parse_spec({"rules": "tv"})),
+                     [{"type": "spun", "landed": 4, "sector": 4, "drawn": False}])
+    r = public_view(game, 1, 0)["round"]
+    assert (r["sector"], r["reveal_at"], r["spin"]) == (4, None, None)
 
 
 def test_spin_out_of_range_is_bad_input():

@@ -1,0 +1,69 @@
+"""One colour per side (issue 22, defect 6): the experts' and the viewers' colours, from the
+theme, are the same on the operator panel, on /live and in every graphic that marks a side (the
+score, a sector won). Read as Chromium computes them on each page, after one point to each side."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.browser.helpers import WAIT_MS, PanelPage, Tab, wait_js
+from tests.browser.test_overlays import game_spec
+from tests.support import Server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+COLOUR_JS = "([sel, prop]) => getComputedStyle(document.querySelector(sel))[prop]"
+
+# Per page: (selector, property) of a mark of each side.
+MARKS = {
+    "panel": {"experts": [("#score-experts", "color"), (".sector.result-experts", "borderTopColor")],
+              "viewers": [("#score-viewers", "color"), (".sector.result-viewers", "borderTopColor")]},
+    "/live": {"experts": [(".side.experts", "borderTopColor"), (".sector.experts", "backgroundColor")],
+              "viewers": [(".side.viewers", "borderTopColor"), (".sector.viewers", "backgroundColor")]},
+    "/overlays/scoreboard": {"experts": [(".sb-num-experts", "color"), (".sb-experts .sb-label", "color")],
+                             "viewers": [(".sb-num-viewers", "color"), (".sb-viewers .sb-label", "color")]},
+    "/overlays/table": {"experts": [(".won-experts .tb-win path", "fill")],
+                        "viewers": [(".won-viewers .tb-win path", "fill")]},
+    "/overlays/full": {"experts": [(".sb-num-experts", "color")], "viewers": [(".sb-num-viewers", "color")]},
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("air-tv-colours") / "data").start()
+    yield srv
+    srv.stop()
+
+
+def colours(page: Page, marks: dict) -> dict[str, set[str]]:
+    return {side: {page.evaluate(COLOUR_JS, [sel, prop]) for sel, prop in pairs} for side, pairs in marks.items()}
+
+
+def test_each_side_has_one_colour_on_the_panel_live_and_on_air(server: Server, chromium: Browser,
+                                                             context) -> None:
+    game = server.create(game_spec(), on_air=True)
+    for sector, correct in ((2, True), (3, False)):
+        server.play(game, "spin", landed=sector)
+        server.play(game, "start_timer")
+        server.play(game, "judge", correct=correct)
+    seen: dict[str, dict[str, set[str]]] = {}
+    panel = PanelPage(context.new_page(), server).open()
+    panel.wait_rev(6, game)
+    seen["panel"] = colours(panel.page, MARKS["panel"])
+    tab = Tab(chromium)
+    try:
+        for path in ("/live", "/overlays/scoreboard", "/overlays/table", "/overlays/full"):
+            tab.page.goto(server.url + path)
+            wait_js(tab.page, "() => document.body.classList.contains('ready') && document.body.dataset.rev === '6'",
+                    timeout_ms=WAIT_MS)
+            seen[path] = colours(tab.page, MARKS[path])
+        assert tab.errors == []
+    finally:
+        tab.close()
+    for side in ("experts", "viewers"):
+        per_page = {page: c[side] for page, c in seen.items()}
+        assert len(set().union(*per_page.values())) == 1, (side, per_page)
+    assert seen["panel"]["experts"] != seen["panel"]["viewers"]
+    assert panel.errors == []
