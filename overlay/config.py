@@ -36,6 +36,8 @@ DEFAULTS: dict[str, Any] = {
     "HSTS_SECONDS": 0,                 # Strict-Transport-Security max-age on HTTPS answers; 0: off
     "LIVE_URL": None,                  # the audience page's public address, for its QR code (overlay/live.py)
     "REDIS": None,                     # redis://HOST:PORT/DB: publish public state for edges (overlay/relay.py)
+    "MAX_CONNECTIONS": None,           # connections one process holds; None: its open-files limit less 10 % (overlay/server.py)
+    "HEADER_TIMEOUT": 10,              # seconds from idle to a whole request head; then the connection is closed
 }
 # Values read from the environment as text, never parsed as JSON (a password "123456" stays text).
 TEXT_KEYS = {"DATA", "REDIS", "LIVE_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
