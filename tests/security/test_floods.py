@@ -17,6 +17,8 @@ import socketio
 
 from tests.support import Redis, Server, close_client, wait_for
 
+pytestmark = pytest.mark.slow
+
 # eventlet.wsgi.DEFAULT_MAX_SIMULTANEOUS_REQUESTS is 1,024: this many held connections used to
 # leave a new client unanswered for as long as they were held
 HELD = 1050
