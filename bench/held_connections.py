@@ -51,6 +51,7 @@ class Counts:
         self.open = {"slowloris": 0, "websocket": 0, "poll": 0}
         self.closed_heads = 0
         self.errors = 0
+        self.why: dict[str, int] = {}
 
 
 # websocket frames (RFC 6455): the client masks, the server does not ----------------------------------
@@ -184,8 +185,10 @@ async def _hold(port: int, mix: dict[str, int], shared, stop_flag) -> None:  # t
     async def one(kind: str) -> None:
         try:
             await kinds[kind](port, counts, stop, gate)
-        except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError):
+        except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError) as exc:
             counts.errors += 1
+            why = f"{kind}: {type(exc).__name__} {str(exc)[:60]}"
+            counts.why[why] = counts.why.get(why, 0) + 1
 
     tasks = [asyncio.ensure_future(one(kind)) for kind, n in mix.items() for _ in range(n)]
     while not stop_flag.is_set():
@@ -195,6 +198,8 @@ async def _hold(port: int, mix: dict[str, int], shared, stop_flag) -> None:  # t
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    if counts.why:
+        print(f"  a worker's held connections that failed: {counts.why}", file=sys.stderr, flush=True)
 
 
 # newcomers, from the driver process: blocking sockets, nothing else on their thread ------------------------
