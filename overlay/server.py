@@ -45,11 +45,20 @@ def connection_cap(open_files: int) -> int:
 def limits(app: Flask) -> tuple[int, float]:
     """(connection cap, header timeout) from the config, raising the open-files limit first."""
     open_files = raise_open_files()
-    cap = int(app.config.get("MAX_CONNECTIONS") or connection_cap(open_files))
-    header_timeout = float(app.config.get("HEADER_TIMEOUT") or 10)
+    cap = _positive(app, "MAX_CONNECTIONS", connection_cap(open_files), int)
+    header_timeout = _positive(app, "HEADER_TIMEOUT", 10.0, float)
     print(f"chgk-overlay: open files limit {open_files}: up to {cap} connections; "
           f"request headers within {header_timeout:g} s", file=sys.stderr, flush=True)
     return cap, header_timeout
+
+
+def _positive(app: Flask, key: str, default: Any, kind: type) -> Any:
+    value = app.config.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise SystemExit(f"{key} must be a positive number, got {value!r}")
+    return kind(value)
 
 
 def _nodelay(sock: Any) -> Any:
