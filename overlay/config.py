@@ -38,6 +38,8 @@ DEFAULTS: dict[str, Any] = {
     "REDIS": None,                     # redis://HOST:PORT/DB: publish public state for edges (overlay/relay.py)
     "REDIS_KEY": None,                 # the key writer and edges sign Redis values with (HMAC-SHA256) ...
     "REDIS_KEY_FILE": None,            # ... or a file holding it; else <data>/redis_key (the writer makes one)
+    "MAX_CONNECTIONS": None,           # connections one process holds; None: its open-files limit less 10 % (overlay/server.py)
+    "HEADER_TIMEOUT": 10,              # seconds from idle to a whole request head; then the connection is closed
 }
 # Values read from the environment as text, never parsed as JSON (a password "123456" stays text).
 TEXT_KEYS = {"DATA", "REDIS", "REDIS_KEY", "REDIS_KEY_FILE", "LIVE_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}

@@ -95,7 +95,8 @@ worker_processes 1;
 daemon off;
 pid {f}/nginx.pid;
 error_log {f}/error.log warn;
-events {{ worker_connections 1024; }}
+worker_rlimit_nofile 16384;
+events {{ worker_connections 8192; }}
 http {{
     access_log off;
     client_body_temp_path {f}/body; proxy_temp_path {f}/proxy; fastcgi_temp_path {f}/fastcgi;
@@ -112,9 +113,11 @@ http {{
             assert old in site, old
             site = site.replace(old, f"https://127.0.0.1:{port} {{")
         f = self.folder
-        glob = (f"{{\n\tadmin off\n\tauto_https disable_redirects\n\tskip_install_trust\n\thttp_port {free_port()}\n"
-                f"\tstorage file_system {f}/caddy-data\n}}\n\n")
-        (f / "Caddyfile").write_text(glob + site)
+        # the example's own global options block gets the test's options added
+        ours = (f"\tadmin off\n\tauto_https disable_redirects\n\tskip_install_trust\n\thttp_port {free_port()}\n"
+                f"\tstorage file_system {f}/caddy-data\n")
+        assert "\n{\n" in site
+        (f / "Caddyfile").write_text(site.replace("\n{\n", "\n{\n" + ours, 1))
         return ["caddy", "run", "--config", str(f / "Caddyfile"), "--adapter", "caddyfile"]
 
     def start(self, timeout: float = 30) -> "Proxy":

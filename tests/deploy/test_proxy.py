@@ -5,6 +5,9 @@ system Chromium), the login throttle counting the real client behind the proxy a
 forged headers from anyone else, and an edge killed under its clients."""
 from __future__ import annotations
 
+import re
+import socket
+import ssl
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +15,7 @@ import pytest
 import requests
 import socketio
 
-from tests.deploy.proxies import Proxy, client_from
+from tests.deploy.proxies import DEPLOY, Proxy, client_from
 from tests.faults.helpers import csrf_of
 from tests.edge.test_edge import edge_status, start_edge, wait_for
 from tests.support import PASSWORD, TOKEN, Redis, Server, close_client
@@ -176,3 +179,76 @@ def test_a_picture_uploaded_on_the_studio_host_is_served_on_the_live_host(stack:
     assert http.get(proxy.live + url, timeout=10).status_code == 200
     assert http.post(proxy.studio + "/api/media", files={"file": ("big.bmp", big, "image/bmp")},
                      headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30).status_code == 413
+
+
+# Floods (docs/SECURITY.md, "Floods") ---------------------------------------------------------------
+
+UPGRADE = (b"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: live.example.org\r\n"
+           b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+           b"Sec-WebSocket-Key: Y2hnay1vdmVybGF5LWZsb29k\r\n\r\n")
+
+
+def tls_to(proxy: Proxy, port: int, source: str) -> ssl.SSLSocket:
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    return ssl.create_default_context(cafile=str(proxy.cert)).wrap_socket(raw, server_hostname="127.0.0.1")
+
+
+def status_of(s: ssl.SSLSocket, head: bytes) -> int:
+    """Sends a request head, returns the answer's status code (0: closed without an answer)."""
+    s.sendall(head)
+    got = b""
+    while b"\r\n" not in got:
+        chunk = s.recv(4096)
+        if not chunk:
+            return 0
+        got += chunk
+    return int(got.split(b" ", 2)[1])
+
+
+def per_address_cap(proxy: Proxy) -> int:
+    """The live host's `limit_conn` in the example configuration."""
+    site = (DEPLOY / "nginx" / "chgk-overlay.conf").read_text()
+    live = site[site.index("server_name live.example.org"):]
+    return int(re.search(r"limit_conn chgk_per_address (\d+);", live).group(1))
+
+
+def test_a_half_sent_request_head_is_closed_by_the_proxy(stack: dict):
+    """client_header_timeout (nginx) / timeouts.read_header (Caddy): 10 s, not the defaults."""
+    proxy = stack["proxy"]
+    s = tls_to(proxy, proxy.live_port, "127.0.0.2")
+    try:
+        s.sendall(b"GET /api/time HTTP/1.1\r\nHost: live.example.org\r\n")
+        s.settimeout(0.2)
+
+        def closed() -> bool:
+            try:
+                return s.recv(4096) == b""
+            except TimeoutError:
+                return False
+            except (ConnectionResetError, ssl.SSLError):
+                return True
+
+        wait_for(closed, timeout=25, what="the proxy to close a request head not sent whole within 10 s")
+    finally:
+        s.close()
+
+
+def test_nginx_caps_connections_per_address_and_serves_other_addresses(stack: dict):
+    proxy = stack["proxy"]
+    if proxy.kind != "nginx":
+        pytest.skip("Caddy has no per-address connection limit (deploy/caddy/Caddyfile says what to use)")
+    cap = per_address_cap(proxy)
+    held: list[ssl.SSLSocket] = []
+    try:
+        for _ in range(cap):  # websockets held open from one address, as a flood of overlays would be
+            held.append(tls_to(proxy, proxy.live_port, "127.0.0.2"))
+            assert status_of(held[-1], UPGRADE) == 101
+        held.append(tls_to(proxy, proxy.live_port, "127.0.0.2"))
+        assert status_of(held[-1], UPGRADE) == 429
+        # another address is served: a page, and a websocket of its own
+        assert client_from("127.0.0.3", proxy.cert).get(proxy.live + "/api/time", timeout=10).ok
+        held.append(tls_to(proxy, proxy.live_port, "127.0.0.3"))
+        assert status_of(held[-1], UPGRADE) == 101
+    finally:
+        for s in held:
+            s.close()
