@@ -8,8 +8,9 @@ A text is drawn when its glyph boxes (the client rects of a Range over the text 
 - inside the 1920×1080 frame and inside every ancestor that clips (`overflow` other than
   `visible`): the part clipped away is not drawn;
 - not covered: at the centre of each remaining rect, going down the stack of boxes there
-  (`elementsFromPoint`), the text's own element is met before any box that paints something
-  (a background, a border, a picture, an SVG shape) — a transparent wrapper lets it through.
+  (`elementsFromPoint`), the text's own element is met before any box that paints there at 60 %
+  opacity or more (a background, a picture, an SVG shape's fill) — a transparent wrapper or a
+  tinted glass (the table's highlight) lets it through.
 
 Also here: overlap between drawn texts, the title-safe area, «…» (an ellipsis that truncates, or
 a literal one), text cut by a clipping box, and pixel sampling where a picture must be.
@@ -87,7 +88,8 @@ _READ_JS = r"""(frame) => {
   };
   const describe = (e) => {
     const p = e.closest('[data-part]');
-    return `${p ? p.dataset.part + ' ' : ''}${e.localName}${e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : ''}`;
+    const cls = typeof e.className === 'string' && e.className.trim() ? '.' + e.className.trim().split(/\s+/).join('.') : '';
+    return `${p ? p.dataset.part + ' ' : ''}${e.localName}${cls}`;
   };
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -116,12 +118,14 @@ _READ_JS = r"""(frame) => {
     const kept = raw.map((r) => cut(r, clip)).filter((r) => !empty(r));
     const sum = (rs, f) => rs.reduce((s, r) => s + f(r), 0);
     const across = 1 - sum(kept, (r) => r.right - r.left) / sum(raw, (r) => r.right - r.left);
-    const along = kept.length ? 1 - sum(kept, (r) => r.bottom - r.top) / sum(raw.slice(0, kept.length), (r) => r.bottom - r.top) : 1;
+    const height = (r) => r.bottom - r.top;
+    const along = kept.length ? 1 - sum(kept, height) / sum(raw.slice(0, kept.length), height) : 1;
     item.clipped = Math.max(across, along > 0.3 ? along : 0);
     if (!kept.length) { item.why = 'clipped'; continue; }
     for (let a = el; a && a !== document.body; a = a.parentElement) {
       const as = getComputedStyle(a);
-      if (as.textOverflow === 'ellipsis' && as.overflowX !== 'visible' && a.scrollWidth > a.clientWidth + 1) item.ellipsis = true;
+      const truncates = as.textOverflow === 'ellipsis' && as.overflowX !== 'visible';
+      if (truncates && a.scrollWidth > a.clientWidth + 1) item.ellipsis = true;
     }
     const visibleRects = [];
     for (const r of kept) {

@@ -359,6 +359,12 @@ def compare(model: Model, texts: list[DrawnText], *, countdown_slack_ms: int = 1
             if drawn:
                 out.append(f"{name}: must be off air, draws {[x.text for x in drawn][:6]}")
             continue
+        # covered by a lower layer: the stacking is wrong
+        for x in texts:
+            if x.part == name and x.covered_by:
+                above = x.covered_by.split(" ", 1)[0]
+                if above in model and model[above].level < part.level:
+                    out.append(f"{name}: «{x.text}» is under {x.covered_by}, a layer that must be below it")
         if not drawn and (part.texts or part.contains or part.one_of or part.countdown):
             out.append(f"{name}: must be on air, draws nothing")
             continue
@@ -382,12 +388,6 @@ def compare(model: Model, texts: list[DrawnText], *, countdown_slack_ms: int = 1
                 out.append(f"{name}/{ref}: draws {stray[:4]}, not in the data")
         if part.countdown:
             out += _countdown(name, part.countdown, in_ref("digits"), countdown_slack_ms)
-        # covered by a lower (or the same) layer: the stacking is wrong
-        for x in texts:
-            if x.part == name and x.covered_by:
-                above = x.covered_by.split(" ", 1)[0]
-                if above in model and model[above].level < part.level:
-                    out.append(f"{name}: «{x.text}» is under {x.covered_by}, a layer that must be below it")
     return out
 
 

@@ -22,7 +22,8 @@ import io
 import json
 import os
 import time
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,8 +155,8 @@ class World:
 ARRIVED_JS = ("([rev, seq]) => Number(document.body.dataset.rev) >= rev"
               " && Number(document.body.dataset.graphicsSeq) >= seq")
 RESTLESS_JS = ("() => ({rev: document.body.dataset.rev, seq: document.body.dataset.graphicsSeq, running:"
-               " document.getAnimations().filter(a => a.playState === 'running').map(a => `${a.animationName || a.transitionProperty"
-               " || 'script'} on ${a.effect?.target?.className}`)})")
+               " document.getAnimations().filter(a => a.playState === 'running')"
+               ".map(a => `${a.animationName || a.transitionProperty || 'script'} on ${a.effect?.target?.className}`)})")
 TURNING_JS = ("() => { const a = document.querySelector(\"[data-part='table'] [data-ref='arrow']\");"
               " return !!a && a.getAnimations().some(x => x.playState === 'running'); }")
 
@@ -483,6 +484,8 @@ def oracle(base: World) -> World:
     print("  steps: " + " → ".join(world.log))
     for (page, check), found in sorted(world.findings.items()):
         print(f"  {page}/{check}: {len(found)}\n    " + "\n    ".join(found[:3]))
+        shapes = Counter(re.sub(r"\d+", "#", f.split("\n", 1)[0])[:110] for f in found)
+        print("    kinds: " + "; ".join(f"{n}× {k}" for k, n in shapes.most_common()))
     return world
 
 
@@ -513,7 +516,8 @@ def cases() -> Iterator[Any]:
         for check in CHECKS:
             if check == "colour" and page not in ("table", "full") or check == "spin" and page != "full":
                 continue
-            marks = [pytest.mark.xfail(strict=True, raises=Mismatch, reason=KNOWN[(page, check)])] if (page, check) in KNOWN else []
+            known = KNOWN.get((page, check))
+            marks = [pytest.mark.xfail(strict=True, raises=Mismatch, reason=known)] if known else []
             yield pytest.param(page, check, marks=marks, id=f"{page}-{check}")
 
 
@@ -553,8 +557,8 @@ def assert_clean(found: dict[str, list[str]]) -> None:
 
 def long_name_club() -> dict:
     name = "Клуб интеллектуальных игр «Совиное гнездо» при городской библиотеке"  # 66 characters
-    teams = [{"id": f"t{i}", "name": name if i == 1 else f"Команда {i}", "players": [f"Игрок {i}.{k}" for k in range(1, 7)]}
-             for i in range(1, 7)]
+    teams = [{"id": f"t{i}", "name": name if i == 1 else f"Команда {i}",
+              "players": [f"Игрок {i}.{k}" for k in range(1, 7)]} for i in range(1, 7)]
     return {"rules": "club", "title": "Длинные имена", "target": 6, "game_day": "2026-05-01-fri-oracle", "teams": teams}
 
 
