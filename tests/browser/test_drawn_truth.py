@@ -286,8 +286,18 @@ def sector_colours(world: World, page: Page, state: dict) -> list[str]:
     return out
 
 
-def spin_secret(world: World) -> None:
-    """While the top turns (in `full`), no sector caption, card or blitz box is drawn."""
+def round_secrets(state: dict | None) -> set[str]:
+    """What of a round the top gives away: its sector, its kind when special, its viewer and question."""
+    r = (state or {}).get("round") or {}
+    if not r:
+        return set()
+    kind = om.t(f"kind_{r['kind']}") if r.get("kind") in ("blitz", "superblitz", "sponsor") else ""
+    return {om.t("sector_n", n=r["sector"]), kind, (r.get("author") or {}).get("name") or "", om.norm(r.get("text") or "")} - {""}
+
+
+def spin_secret(world: World, before: dict) -> None:
+    """While the top turns (in `full`), nothing of the new round is drawn: not its sector, kind,
+    viewer or question (the last round's card leaving is no secret)."""
     page = world.pages.get("full")
     if not page:
         return
@@ -296,8 +306,10 @@ def spin_secret(world: World) -> None:
     page.wait_for_function(ARRIVED_JS, arg=[state["rev"], gfx["seq"]], timeout=WAIT_MS)
     if not page.evaluate(TURNING_JS):
         return
+    secrets = round_secrets(state) - round_secrets(before)
     d = dr.read(page)
-    leaked = [str(x) for x in d.shown if x.part in ("question", "blitz") or x.ref in ("cap-sector", "cap-kind")]
+    leaked = [str(x) for x in d.shown if (x.part in ("question", "blitz") or x.ref in ("cap-sector", "cap-kind"))
+              and om.norm(x.text) in secrets]
     if page.evaluate(TURNING_JS) and leaked:
         world.note("full", "spin", [f"drawn while the top still turns: {leaked[:5]}"])
 
@@ -391,9 +403,10 @@ class Operator(RuleBasedStateMachine):
             "judge": {"correct": p.correct}, "choose_player": {"player": p.player}, "spin": {"landed": p.landed},
             "decide_decisive_round": {"granted": p.correct, **({"players": ["Анна", "Борис", "Вера"]} if p.correct else {})},
         }.get(kind, {})
+        before = self.w.public() if kind == "spin" else {}
         self.pace(pace)
         if self.press(kind, **fields) and kind == "spin":
-            spin_secret(self.w)
+            spin_secret(self.w, before)
 
     def verdict_then_undo(self, pace: int, p: "Pick") -> None:
         """A verdict and the operator's quick correction."""
@@ -581,7 +594,8 @@ SCENES = {
     "show-ticker-over-slate": "issue 22 item 4: the ticker is drawn beneath the slate (air-show)",
     "show-ticker-over-credits": "issue 22 item 4: the ticker is drawn beneath the credits (air-show)",
     "show-credits-ended": "issue 22 item 4: an empty dark gradient stays after the credits roll (air-show)",
-    "full-superblitz": "issue 22 item 5: the timer disc covers «Отвечает», blitz box and card overlap (air-tv)",
+    # at rest the blitz minute has run out: after air-tv's layout «Время!» still covers the player's name
+    "full-superblitz": "issue 22 item 5: the timer covers the superblitz player, blitz box and card overlap (air-tv)",
     "club-tables-long-name": "issue 22 item 7: club-tables ends a 66-character team name with «…» (air-tv)",
 }
 
