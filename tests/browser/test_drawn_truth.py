@@ -631,3 +631,34 @@ def test_scene_draws_the_game(base: World, scene: str) -> None:
         world.srv.play(world.game, "choose_player", player="Борис")
         world.srv.play(world.game, "start_timer")
     assert_clean(scene_look(world, page_name))
+
+
+CLUB_PAGES = ("club-tables", "game-rating", "central-table", "scoreboard", "full")
+
+
+def club_game() -> dict:
+    teams = [{"id": f"t{i}", "name": f"Команда {name}", "players": [f"Игрок {i}.{k}" for k in range(1, 7)]}
+             for i, name in enumerate(["Сова", "Ёж", "Лиса", "Барсук", "Енот", "Бобр"], 1)]
+    return {"rules": "club", "title": "Клубная игра", "target": 6, "game_day": "2026-05-02-sat-oracle",
+            "timers": {"minute": 60_000}, "teams": teams}
+
+
+def test_club_graphics_draw_within_the_rules(base: World) -> None:
+    """A club round with the Central Table seated and two tables answering: every club graphic
+    open at once, each drawn with no overlap, inside the title-safe area, nothing cut or «…»."""
+    world = base
+    clean_air(world, club_game())
+    for name in CLUB_PAGES:
+        world.open(name)
+    for name in [n for n in world.pages if n not in CLUB_PAGES]:
+        world.pages.pop(name).context.close()
+    world.srv.play(world.game, "seat_team", team="t1")
+    world.srv.play(world.game, "spin", landed=3)
+    world.srv.play(world.game, "start_timer")
+    world.srv.play(world.game, "club_answers", correct=["t2", "t4"])
+    state, gfx = rest(world)
+    found = {f"{name} {check}": problems for name in CLUB_PAGES
+             for check, problems in checks(world, name, state, gfx, world.now()).items()}
+    drawn_names = {x.text for x in dr.read(world.pages["club-tables"]).shown}
+    found["club-tables model"] = [f"team «{t['name']}» not drawn" for t in state["teams"] if t["name"] not in drawn_names]
+    assert_clean(found)
