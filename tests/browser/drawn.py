@@ -233,11 +233,6 @@ def cut_texts(drawn: Drawn, allowed_parts: frozenset[str] = frozenset()) -> list
     return [f"{t} {t.clipped:.0%} cut" for t in drawn.shown if t.clipped > 0.02 and t.part not in allowed_parts]
 
 
-def covered(drawn: Drawn) -> list[str]:
-    """Texts drawn in part but covered elsewhere, and texts covered entirely."""
-    return [f"{t} under {t.covered_by}" for t in drawn.texts if t.covered_by and t.opacity >= MIN_OPACITY]
-
-
 # --- pixels ------------------------------------------------------------------------------------------
 
 def pixels(page: Page, box: dict[str, float]) -> Any:

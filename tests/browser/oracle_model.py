@@ -28,7 +28,6 @@ GAME_LEVEL = 1  # every game graphic (scoreboard, timer, table, question, blitz,
 
 TV_PARTS = ("table", "scoreboard", "blitz", "question", "timer", "lower-third", "result")
 SHOW_GRAPHICS = ("bug", "ticker", "slate", "credits")
-CUE_DRIVEN = ("lower-third", *SHOW_GRAPHICS)
 MODELLED = frozenset({*TV_PARTS, "full", "show", *SHOW_GRAPHICS})  # pages page_model knows
 # Parts whose design clips text on purpose (a crawl, a roll): cut text there is not a defect.
 CLIPPING_PARTS = frozenset({"ticker", "credits"})
