@@ -137,3 +137,13 @@ def test_compare_reads_a_running_countdown_with_slack_and_a_stopped_one_exactly(
     stopped = {"timer": om.Part(True, countdown=(42_000, False))}
     assert om.compare(stopped, [Drawn("0:42", "timer", "digits")]) == []
     assert om.compare(stopped, [Drawn("0:43", "timer", "digits")])
+
+
+def test_a_judged_blitz_mark_needs_no_number_and_a_passed_roll_no_text() -> None:
+    blitz = om.blitz(state(round=a_round(kind="blitz", questions=3, question=1, results=["correct"])), NOW)
+    assert blitz.contains == ["2", "3"]
+    gfx = {"layers": {"back": {"graphic": "credits", "data": {"names": ["Анна"]}, "shown_at": NOW - 60_000}}}
+    model = om.page_model("show", None, gfx, NOW)
+    assert model["credits"].visible and om.compare(model, []) == []
+    looping = {"layers": {"back": {"graphic": "credits", "data": {"names": ["Анна"], "loop": True}, "shown_at": NOW}}}
+    assert om.compare(om.page_model("show", None, looping, NOW), []) == ["credits: must be on air, draws nothing"]

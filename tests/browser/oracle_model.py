@@ -104,6 +104,7 @@ class Part:
     countdown: tuple[int, bool] | None = None  # (ms, running)
     picture: bool = False  # a picture must be drawn (pixels checked by the test)
     level: int = GAME_LEVEL
+    may_be_empty: bool = False  # it may have left the air by itself (a roll that has passed)
 
 
 Model = dict[str, Part]
@@ -220,8 +221,10 @@ def blitz(state: dict | None, now: int) -> Part:
     if not r or not playing(state) or r.get("kind") not in ("blitz", "superblitz") or not revealed(state, now):
         return Part(False)
     player = (r.get("player") or "") if r["kind"] == "superblitz" else ""
+    results = r.get("results") or []
+    # a judged mark shows its verdict (a tick, a cross) in place of its number
     part = Part(True, texts={"title": t(f"kind_{r['kind']}"), "player": player},
-                contains=[str(i + 1) for i in range(max(1, r.get("questions") or 3))])
+                contains=[str(i + 1) for i in range(max(1, r.get("questions") or 3)) if i >= len(results)])
     if not player:
         part.absent.append(t("blitz_player"))
     return part
@@ -276,6 +279,8 @@ def show_graphic(name: str, entries: dict, now: int) -> Part:
                           subtitle=norm(d.get("subtitle") or ""), kicker=norm(d.get("kicker") or ""))
     elif name == "credits":
         rows = [n if isinstance(n, dict) else {"name": n} for n in d.get("names") or []]
+        # a roll without `loop` goes out by itself once it has passed, which only the page can tell
+        part.may_be_empty = not d.get("loop")
         part.one_of["roll"] = ({norm(d.get("title") or t("credits_title"))} | {norm(r.get("name", "")) for r in rows}
                                | {norm(r.get("role", "")) for r in rows if r.get("role")})
     return part
@@ -364,6 +369,8 @@ def compare(model: Model, texts: list[DrawnText], *, countdown_slack_ms: int = 1
                 above = x.covered_by.split(" ", 1)[0]
                 if above in model and model[above].level < part.level:
                     out.append(f"{name}: «{x.text}» is under {x.covered_by}, a layer that must be below it")
+        if not drawn and part.may_be_empty:
+            continue
         if not drawn and (part.texts or part.contains or part.one_of or part.countdown):
             out.append(f"{name}: must be on air, draws nothing")
             continue

@@ -157,6 +157,8 @@ ARRIVED_JS = ("([rev, seq]) => Number(document.body.dataset.rev) >= rev"
 RESTLESS_JS = ("() => ({rev: document.body.dataset.rev, seq: document.body.dataset.graphicsSeq, running:"
                " document.getAnimations().filter(a => a.playState === 'running')"
                ".map(a => `${a.animationName || a.transitionProperty || 'script'} on ${a.effect?.target?.className}`)})")
+# The page's server clock is past the reveal by more than a frame or two: its reveal has run.
+REVEALED_JS = "at => window.chgkOverlay.clock.now() >= at + 250"
 TURNING_JS = ("() => { const a = document.querySelector(\"[data-part='table'] [data-ref='arrow']\");"
               " return !!a && a.getAnimations().some(x => x.playState === 'running'); }")
 
@@ -186,6 +188,8 @@ def rest(world: World) -> tuple[dict, dict]:
         try:
             for page in world.pages.values():
                 page.wait_for_function(ARRIVED_JS, arg=[state["rev"], gfx["seq"]], timeout=WAIT_MS)
+                if isinstance(reveal, (int, float)):  # the page shows the round from its own timer, on its own clock
+                    page.wait_for_function(REVEALED_JS, arg=reveal, timeout=WAIT_MS)
                 page.wait_for_function(SETTLED_JS, timeout=15_000)
         except PlaywrightTimeout:
             if world.public()["rev"] != state["rev"] or world.gfx()["seq"] != gfx["seq"]:
