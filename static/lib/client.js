@@ -138,7 +138,7 @@ export function mount(create, options = {}) {
     const prev = current === undefined ? undefined : current;
     current = state ?? null;
     graphic.update(current, prev);
-    awaitReveal();
+    if (!awaitReveal()) markRevealed();
     body.dataset.rev = current ? String(current.rev) : "";
     body.dataset.game = current ? String(current.id) : "";
     if (!revealed) reveal();
@@ -146,15 +146,26 @@ export function mount(create, options = {}) {
 
   // A round held back until the arrow stops (`round.reveal_at`): the graphic draws the same state
   // again at that moment, and then shows what it held back.
+  // `data-revealed` says which round's reveal is drawn (its `reveal_at`), as `data-rev` says
+  // which state is: what the desk and the tests wait on, never a guess of the page's timing.
   let revealTimer = null;
   function awaitReveal() {
     clearTimeout(revealTimer);
     const wait = untilReveal(current, clock);
-    if (wait <= 0) return;
+    if (wait <= 0) return false;
     revealTimer = setTimeout(() => {
       if (untilReveal(current, clock) > 0) awaitReveal(); // the clock moved on its resync
-      else graphic.update(current, current);
+      else {
+        graphic.update(current, current);
+        markRevealed();
+      }
     }, wait);
+    return true;
+  }
+
+  function markRevealed() {
+    const at = current?.round?.reveal_at;
+    body.dataset.revealed = Number.isFinite(at) ? String(at) : "";
   }
 
   function applyGraphics(msg) {

@@ -56,9 +56,10 @@ SETTLED_JS = ("() => document.getAnimations().every(a => a.playState !== 'runnin
               " || a.effect?.getComputedTiming().iterations === Infinity)")
 
 
-# The round on the page has been revealed: its top's arrow has stopped (round.reveal_at, server time).
+# The page has drawn its round revealed: the top's arrow has stopped (round.reveal_at, server time)
+# and the shared client has drawn the state again (body[data-revealed], static/lib/client.js).
 REVEALED_JS = ("() => { const o = window.chgkOverlay; const at = o?.state?.round?.reveal_at;"
-               " return !!o && (!Number.isFinite(at) || o.clock.now() > at + 50); }")
+               " return !!o && (!Number.isFinite(at) || document.body.dataset.revealed === String(at)); }")
 
 
 def wait_revealed(page: Page, timeout_ms: int = WAIT_MS) -> None:

@@ -157,8 +157,7 @@ ARRIVED_JS = ("([rev, seq]) => Number(document.body.dataset.rev) >= rev"
 RESTLESS_JS = ("() => ({rev: document.body.dataset.rev, seq: document.body.dataset.graphicsSeq, running:"
                " document.getAnimations().filter(a => a.playState === 'running')"
                ".map(a => `${a.animationName || a.transitionProperty || 'script'} on ${a.effect?.target?.className}`)})")
-# The page's server clock is past the reveal by more than a frame or two: its reveal has run.
-REVEALED_JS = "at => window.chgkOverlay.clock.now() >= at + 250"
+REVEALED_JS = "at => document.body.dataset.revealed === String(at)"  # static/lib/client.js: the reveal is drawn
 TURNING_JS = ("() => { const a = document.querySelector(\"[data-part='table'] [data-ref='arrow']\");"
               " return !!a && a.getAnimations().some(x => x.playState === 'running'); }")
 
@@ -508,21 +507,6 @@ def oracle(base: World) -> World:
     return world
 
 
-# Checks that fail on today's main because of the known defects of issue 22, fixed on other
-# branches: the coordinator removes these marks once they are merged.
-KNOWN = {
-    ("scoreboard", "model"): "issue 22 item 1: a score change during the digit roll leaves a wrong or stacked digit (air-tv)",
-    ("scoreboard", "overlap"): "issue 22 item 1: a stacked digit under the score (air-tv)",
-    ("scoreboard", "ellipsis"): "issue 22 item 1: a stacked digit, cut by the score box (air-tv)",
-    ("full", "model"): "issue 22 item 1: a wrong or stacked score digit (air-tv)",
-    ("full", "overlap"): "issue 22 item 1: a stacked digit under the score (air-tv)",
-    ("full", "ellipsis"): "issue 22 item 1: a stacked digit, cut by the score box (air-tv)",
-    ("full", "spin"): "issue 22 item 2: the card shows while the top still turns (air-tv)",
-    ("full", "colour"): "issue 22 item 6: viewers' sectors in /live's experts' colour on air (air-tv)",
-    ("table", "colour"): "issue 22 item 6: viewers' sectors in /live's experts' colour on air (air-tv)",
-    ("show", "model"): "issue 22 item 4: the scoreboard and the ticker under the slate (air-show)",
-    ("show", "picture"): "issue 22 item 3: /overlays/show drops pictures named by media id (air-show)",
-}
 class Mismatch(AssertionError):
     """What is drawn differs from the game: the only failure a known defect's mark excuses."""
 
@@ -535,9 +519,7 @@ def cases() -> Iterator[Any]:
         for check in CHECKS:
             if check == "colour" and page not in ("table", "full") or check == "spin" and page != "full":
                 continue
-            known = KNOWN.get((page, check))
-            marks = [pytest.mark.xfail(strict=True, raises=Mismatch, reason=known)] if known else []
-            yield pytest.param(page, check, marks=marks, id=f"{page}-{check}")
+            yield pytest.param(page, check, id=f"{page}-{check}")
 
 
 @pytest.mark.parametrize(("page", "check"), list(cases()))
@@ -593,19 +575,18 @@ def credits_roll_passed(world: World, page: Page) -> bool:
     return not dr.read(page).part_texts("credits")
 
 
+# Each defect of issue 22 that the operator run found, played once as its shortest sequence.
 SCENES = {
-    "show-bug-by-media-id": "issue 22 item 3: /overlays/show drops pictures named by media id (air-show)",
-    "show-ticker-over-slate": "issue 22 item 4: the ticker is drawn beneath the slate (air-show)",
-    "show-ticker-over-credits": "issue 22 item 4: the ticker is drawn beneath the credits (air-show)",
-    "show-credits-ended": "issue 22 item 4: an empty dark gradient stays after the credits roll (air-show)",
-    # at rest the blitz minute has run out: after air-tv's layout «Время!» still covers the player's name
-    "full-superblitz": "issue 22 item 5: the timer covers the superblitz player, blitz box and card overlap (air-tv)",
-    "club-tables-long-name": "issue 22 item 7: club-tables ends a 66-character team name with «…» (air-tv)",
+    "show-bug-by-media-id": "item 3: /overlays/show drew no picture named by media id",
+    "show-ticker-over-slate": "item 4: the ticker was drawn beneath the slate",
+    "show-ticker-over-credits": "item 4: the ticker was drawn beneath the credits",
+    "show-credits-ended": "item 4: an empty dark gradient stayed after the credits roll",
+    "full-superblitz": "item 5: the timer (and at the time-up «Время!») covered the superblitz player",
+    "club-tables-long-name": "item 7: club-tables ended a 66-character team name with «…»",
 }
 
 
-@pytest.mark.parametrize("scene", [pytest.param(k, marks=pytest.mark.xfail(strict=True, raises=Mismatch, reason=v), id=k)
-                                   for k, v in SCENES.items()])
+@pytest.mark.parametrize("scene", list(SCENES))
 def test_scene_draws_the_game(base: World, scene: str) -> None:
     """Each known defect's shortest sequence, looked at by the same oracle."""
     world = base
