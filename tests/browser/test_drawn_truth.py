@@ -154,7 +154,9 @@ class World:
 # the page has this rev and graphics, or newer ones (then the game moved on: `rest` sees it and starts again)
 ARRIVED_JS = ("([rev, seq]) => Number(document.body.dataset.rev) >= rev"
               " && Number(document.body.dataset.graphicsSeq) >= seq")
-RESTLESS_JS = ("() => ({rev: document.body.dataset.rev, seq: document.body.dataset.graphicsSeq, running:"
+RESTLESS_JS = ("() => ({rev: document.body.dataset.rev, seq: document.body.dataset.graphicsSeq,"
+               " revealed: document.body.dataset.revealed, reveal_at: window.chgkOverlay?.state?.round?.reveal_at,"
+               " clock: window.chgkOverlay?.clock.now(), running:"
                " document.getAnimations().filter(a => a.playState === 'running')"
                ".map(a => `${a.animationName || a.transitionProperty || 'script'} on ${a.effect?.target?.className}`)})")
 REVEALED_JS = "at => document.body.dataset.revealed === String(at)"  # static/lib/client.js: the reveal is drawn
@@ -495,8 +497,12 @@ def oracle(base: World) -> World:
         world.open(name)
     Operator.world = world
     started = time.monotonic()
-    run_state_machine_as_test(Operator, settings=settings(max_examples=EXAMPLES, stateful_step_count=STEPS,
-                                                          phases=[Phase.generate]))
+    # One example per Hypothesis run: a real server's timing never replays exactly, so two examples
+    # in one run can make different choices after the same prefix, which Hypothesis refuses as a
+    # flaky strategy. Under CI=true the one example is derandomized; by hand each is new.
+    for _ in range(EXAMPLES):
+        run_state_machine_as_test(Operator, settings=settings(max_examples=1, stateful_step_count=STEPS,
+                                                              phases=[Phase.generate]))
     print(f"\noracle: {EXAMPLES} example(s) × ≤{STEPS} steps, {world.presses} presses, {world.looks} looks, "
           f"{time.monotonic() - started:.0f} s, {sum(map(len, world.findings.values()))} mismatches")
     print("  steps: " + " → ".join(world.log))
