@@ -7,7 +7,7 @@ show, the blitz box, strap, ticker, slate and credits texts — and which layer 
 a part visible that must not be, a text missing or wrong, a text drawn where the model has none,
 a text covered by a lower layer.
 
-The rules are docs' and the contract's (issue 22), not the page scripts': e.g. before
+The rules are the docs' (docs/API.md, static/overlays/README.md), not the page scripts': e.g. before
 `round.reveal_at` (server ms; absent = revealed already) no graphic shows the sector, the card or
 the blitz box.
 """
@@ -22,7 +22,8 @@ from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Stacking levels on `/overlays/show`, bottom → top (the contract between the on-air helpers).
+# Stacking levels on `/overlays/show`, bottom → top, as documented (docs/API.md, "Layer order"):
+# written out here, not imported from overlay/showgfx.py, so that the oracle checks the product.
 STACK: dict[str, int] = {"slate": 0, "credits": 0, "lower-third": 2, "ticker": 3, "bug": 3}
 GAME_LEVEL = 1  # every game graphic (scoreboard, timer, table, question, blitz, result, full, club, league)
 
@@ -111,8 +112,8 @@ Model = dict[str, Part]
 
 
 def revealed(state: dict | None, now: int) -> bool:
-    """The sector, the card and the blitz box may show: the top has stopped (contract: a missing
-    `reveal_at` means revealed already)."""
+    """The sector, the card and the blitz box may show: the top has stopped (docs/API.md: a
+    missing `reveal_at` means revealed already)."""
     at = ((state or {}).get("round") or {}).get("reveal_at")
     return not isinstance(at, (int, float)) or now >= at
 

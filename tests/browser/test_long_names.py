@@ -42,7 +42,7 @@ NAME_JS = """([sel, box]) => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("air-tv-names") / "data").start()
+    srv = Server(tmp_path_factory.mktemp("names") / "data").start()
     yield srv
     srv.stop()
 

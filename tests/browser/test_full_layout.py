@@ -67,7 +67,7 @@ def overlaps(page: Page) -> list[str]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("air-tv-layout") / "data").start()
+    srv = Server(tmp_path_factory.mktemp("layout") / "data").start()
     yield srv
     srv.stop()
 

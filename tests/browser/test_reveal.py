@@ -48,7 +48,7 @@ SERVER_NOW_PAST = "(t) => window.chgkOverlay.clock.now() > t"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("air-tv-reveal") / "data").start()
+    srv = Server(tmp_path_factory.mktemp("reveal") / "data").start()
     yield srv
     srv.stop()
 

@@ -39,7 +39,7 @@ PACES_S = (0.05, 0.1, 0.2, 0.3, 0.45, 0.6)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("air-tv-score") / "data").start()
+    srv = Server(tmp_path_factory.mktemp("score") / "data").start()
     yield srv
     srv.stop()
 

@@ -32,7 +32,7 @@ MARKS = {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("air-tv-colours") / "data").start()
+    srv = Server(tmp_path_factory.mktemp("colours") / "data").start()
     yield srv
     srv.stop()
 
