@@ -138,29 +138,34 @@ export function mount(create, options = {}) {
     const prev = current === undefined ? undefined : current;
     current = state ?? null;
     graphic.update(current, prev);
-    if (!awaitReveal()) markRevealed();
+    held = false; // just drawn as it is now
+    awaitReveal();
     body.dataset.rev = current ? String(current.rev) : "";
     body.dataset.game = current ? String(current.id) : "";
     if (!revealed) reveal();
   }
 
   // A round held back until the arrow stops (`round.reveal_at`): the graphic draws the same state
-  // again at that moment, and then shows what it held back.
-  // `data-revealed` says which round's reveal is drawn (its `reveal_at`), as `data-rev` says
-  // which state is: what the desk and the tests wait on, never a guess of the page's timing.
+  // again at that moment, and then shows what it held back. The wait is measured again whenever
+  // the clock is corrected (a page loaded mid-round starts from a coarse `server_now` hint that
+  // may be seconds off): a timer armed on the coarse clock alone could fire long after the arrow
+  // stopped. `data-revealed` says which round's reveal is drawn (its `reveal_at`), as `data-rev`
+  // says which state is: what the desk and the tests wait on, never a guess of the page's timing.
   let revealTimer = null;
+  let held = false; // the drawn state's round is held back, waiting for its reveal_at
   function awaitReveal() {
     clearTimeout(revealTimer);
     const wait = untilReveal(current, clock);
-    if (wait <= 0) return false;
-    revealTimer = setTimeout(() => {
-      if (untilReveal(current, clock) > 0) awaitReveal(); // the clock moved on its resync
-      else {
-        graphic.update(current, current);
-        markRevealed();
-      }
-    }, wait);
-    return true;
+    if (wait > 0) {
+      held = true;
+      revealTimer = setTimeout(awaitReveal, wait);
+      return;
+    }
+    if (held) {
+      held = false;
+      graphic.update(current, current);
+    }
+    markRevealed();
   }
 
   function markRevealed() {
@@ -264,6 +269,7 @@ export function mount(create, options = {}) {
   const syncClock = () =>
     clock.sync(socket).then(() => {
       body.dataset.clock = clock.synced ? "synced" : "coarse";
+      if (current !== undefined) awaitReveal(); // the clock moved: a held round's wait with it
     });
   socket.on("connect", () => {
     setStatus("connected");
