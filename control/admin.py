@@ -17,12 +17,12 @@ from typing import Any
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 from werkzeug.datastructures import MultiDict
 
-from overlay.auth import is_operator
+from overlay.web.auth import is_operator
 from overlay.rules import InputError
 from overlay.season import EXTENSION, League
 from overlay.season.chart import progress_chart
 from overlay.i18n.web import catalogs, translator
-from overlay.store import StorageError
+from overlay.core.store import StorageError
 
 from .csrf import csrf_ok, csrf_token
 

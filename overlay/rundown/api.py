@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
-from ..api import body
-from ..auth import operator_required
+from ..web.api import body
+from ..web.auth import operator_required
 from ..rules import InputError
-from ..services import services
+from ..web.services import services
 from . import csvio, model
 from .desk import Rundowns
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..csvsafe import escape, unescape
 from ..rules import InputError
-from ..showgfx import FLAGS
+from ..graphics.show import FLAGS
 from . import model
 
 COLUMNS = ("segment", "label", "graphic", "layer", "out", "stack")

@@ -8,10 +8,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ..graphics import GRAPHICS, Graphics
-from ..showgfx import STACK_LEVELS, stack_of
+from ..graphics.game import GRAPHICS, Graphics
+from ..graphics.show import STACK_LEVELS, stack_of
 from ..rules import InputError, RuleError
-from ..session import Sessions, StaleRev
+from ..core.session import Sessions, StaleRev
 from . import model
 from .store import RundownStore
 
@@ -20,7 +20,7 @@ ACTIONS = ("take", "continue", "out", "go", "update", "all_out", "focus", "next"
            "take_cued", "lock", "unlock")
 
 
-# the data fields that may name a picture of the media library (overlay/showgfx.py)
+# the data fields that may name a picture of the media library (overlay/graphics/show.py)
 PICTURE_FIELDS = ("media", "photo", "background")
 
 
@@ -78,7 +78,7 @@ class Rundowns:
                  "items": len(model.items(d))} for d in self.docs.values()]
 
     def media_users(self, media_id: str) -> list[str]:
-        """Who uses a media id (`data.media` of an item): for overlay/media.py's
+        """Who uses a media id (`data.media` of an item): for overlay/media/library.py's
         `register_media_user`, so a used picture is not deleted."""
         return [f"rundown «{d['name']}», item «{i['label']}»" for d in self.docs.values()
                 for i in model.items(d) if media_id in (i["data"].get(k) for k in PICTURE_FIELDS)]

@@ -3,7 +3,7 @@
 No Flask, no SQLite, no clock: functions take a rundown document (plain dicts, as stored and as
 sent) and return a changed copy, or raise `InputError` (400, the field is wrong) / `RuleError`
 (422, the rundown's state forbids it). `take`/`out` are not here: they change the air, which is
-`overlay/graphics.py`'s (see `overlay/rundown/desk.py`).
+`overlay/graphics/game.py`'s (see `overlay/rundown/desk.py`).
 """
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import json
 import re
 from typing import Any
 
-from ..graphics import MAX_DATA_DEPTH, _depth
+from ..graphics.game import MAX_DATA_DEPTH, _depth
 from ..rules import InputError, RuleError
-from ..showgfx import parse_stack
+from ..graphics.show import parse_stack
 
 OUT_MODES = ("manual", "none")
 MIN_OUT_MS, MAX_OUT_MS = 500, 3_600_000

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..session import Sessions
-from ..store import Store
+from ..core.session import Sessions
+from ..core.store import Store
 from .core import Core, Notify
 from .finish import FinishOrder
 from .holdings import Holdings
@@ -24,7 +24,7 @@ from .series import SeriesBook
 if TYPE_CHECKING:
     from flask import Flask
 
-    from ..services import Services
+    from ..web.services import Services
 
 EXTENSION = "chgk_league"
 
@@ -44,13 +44,13 @@ class League:
 
 
 def init_season(app: "Flask", svc: "Services") -> League:
-    from ..hub import OVERLAY, socketio
+    from ..broadcast.hub import OVERLAY, socketio
     from . import api
 
     def notify(what: dict) -> None:
         # On-air graphics fetch the public view again when they hear this (no data in the notice).
         socketio.emit("league", what, namespace=OVERLAY)
-        if svc.relay:  # --redis: the edges' overlays hear it too (overlay/relay.py)
+        if svc.relay:  # --redis: the edges' overlays hear it too (overlay/broadcast/relay.py)
             svc.relay.league_changed(what)
 
     league = League(svc.store, svc.sessions, notify)

@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from ..api import body
-from ..auth import operator_required
+from ..web.api import body
+from ..web.auth import operator_required
 from ..rules import InputError
 from . import EXTENSION, League, public
 from .exports import fees_csv, rating_csv

@@ -123,7 +123,7 @@ function onAirOf(itemId) {
   return Object.entries(doc?.program || {}).find(([, p]) => p.item === itemId) || null;
 }
 
-/** The stacking levels bottom to top, as the server keeps them (overlay/showgfx.py STACK). */
+/** The stacking levels bottom to top, as the server keeps them (overlay/graphics/show.py STACK). */
 function levels() {
   return doc?.stack_levels || [];
 }

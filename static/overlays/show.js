@@ -5,7 +5,7 @@
 // Game graphics (question, scoreboard…) still draw from the public state; the layer only
 // decides whether they are on this output.
 // Stacking: each part is drawn at its level — the item's `stack`, else the graphic's own — in
-// the order the server sends (`graphics.stack`, from overlay/showgfx.py): slate and credits at
+// the order the server sends (`graphics.stack`, from overlay/graphics/show.py): slate and credits at
 // the back, game graphics, straps, ticker and bug on top. The desk's program monitor is this
 // page, so it draws the same order. An entry carries its `media` map: a picture named by its
 // media id is drawn (bug, photo strap, slate background).

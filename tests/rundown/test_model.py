@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from overlay.graphics import GRAPHICS
+from overlay.graphics.game import GRAPHICS
 from overlay.rules import InputError, RuleError
-from overlay.showgfx import STACK_LEVELS, stack_of
+from overlay.graphics.show import STACK_LEVELS, stack_of
 from overlay.rundown import csvio, model
 
 texts = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20).filter(str.strip)
@@ -94,7 +94,7 @@ def test_csv_export_imports_back_to_the_same_items(rows):
 
 
 def test_an_item_chooses_its_stacking_level_or_keeps_its_graphics():
-    """`stack` names a level of overlay/showgfx.py's order (bottom to top), or is left out: then
+    """`stack` names a level of overlay/graphics/show.py's order (bottom to top), or is left out: then
     the graphic's own level holds — slate and credits at the back, straps above the game, ticker
     and bug on top. A wrong level is refused, naming the field, in the API and in a CSV cell."""
     assert STACK_LEVELS == ("back", "game", "strap", "top")
@@ -151,10 +151,10 @@ def test_field_checks():
 def test_media_users_name_the_rundown_and_the_item(tmp_path):
     import random
 
-    from overlay.graphics import Graphics
+    from overlay.graphics.game import Graphics
     from overlay.rundown import Rundowns
-    from overlay.session import Sessions
-    from overlay.store import Store
+    from overlay.core.session import Sessions
+    from overlay.core.store import Store
 
     sessions = Sessions(Store(tmp_path / "db.sqlite3", "OFF"), clock=lambda: 1_700_000_000_000, rng=random.Random(1))
     desk = Rundowns(sessions, Graphics(sessions))
@@ -170,10 +170,10 @@ def test_a_take_carries_its_level_and_the_payload_the_order(tmp_path):
     order bottom to top with every graphic's own level, and, in the preview, the media map."""
     import random
 
-    from overlay.graphics import Graphics
+    from overlay.graphics.game import Graphics
     from overlay.rundown import Rundowns
-    from overlay.session import Sessions
-    from overlay.store import Store
+    from overlay.core.session import Sessions
+    from overlay.core.store import Store
 
     sessions = Sessions(Store(tmp_path / "db.sqlite3", "OFF"), clock=lambda: 1_700_000_000_000, rng=random.Random(1))
     graphics = Graphics(sessions)

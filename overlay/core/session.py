@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rules import Ctx, Game, InputError, RuleError, apply_all, decide, new_game, parse_command, parse_spec, replay
-from .rules.commands import Command, parse_expected_rev
+from ..rules import Ctx, Game, InputError, RuleError, apply_all, decide, new_game, parse_command, parse_spec, replay
+from ..rules.commands import Command, parse_expected_rev
 from .store import Store
 from .views import operator_view, public_view
 
@@ -78,7 +78,7 @@ class Sessions:
         self.lock = threading.RLock()
         self.games: dict[str, Live] = {}
         self.listeners: list[Listener] = []
-        self.media_url: Callable[[Any], str | None] = lambda value: None  # set by the app (overlay.media)
+        self.media_url: Callable[[Any], str | None] = lambda value: None  # set by the app (overlay.media.library)
         self._load()
         # read on every broadcast and answer: kept here, written through by set_on_air
         self._on_air: str | None = store.get_setting("on_air")

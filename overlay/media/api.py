@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, jsonify, request, send_file
 
-from .auth import operator_required
-from .media import CSP, MAX_BYTES, Media, MediaInUse, MediaRefused
-from .rules import InputError
-from .services import services
+from ..web.auth import operator_required
+from .library import CSP, MAX_BYTES, Media, MediaInUse, MediaRefused
+from ..rules import InputError
+from ..web.services import services
 
 bp = Blueprint("media_api", __name__, url_prefix="/api/media")
 files = Blueprint("media_files", __name__)

@@ -1,4 +1,4 @@
-"""overlay/collector.py: full garbage collections only at quiet moments."""
+"""overlay/broadcast/collector.py: full garbage collections only at quiet moments."""
 from __future__ import annotations
 
 import gc
@@ -6,7 +6,7 @@ import weakref
 
 import pytest
 
-from overlay.collector import NEVER, Collector
+from overlay.broadcast.collector import NEVER, Collector
 
 
 class Clock:

@@ -10,7 +10,7 @@ import pytest
 import requests
 from playwright.sync_api import sync_playwright
 
-from overlay.app import create_app
+from overlay.web.app import create_app
 from tests.support import ROOT, Server
 
 NIGHT_CSS = (":root {\n  --c-accent: #7fd1ff;\n  --c-text: #eaf6ff;\n}\n"

@@ -7,11 +7,11 @@ from flask import Blueprint, Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .auth import operator_required
-from .fanout import fanout
-from .hub import overlay_transport, reload_overlay
-from .rules import InputError
+from ..broadcast.fanout import fanout
+from ..broadcast.hub import overlay_transport, reload_overlay
+from ..rules import InputError
 from .services import services
-from .store import StorageError
+from ..core.store import StorageError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -3,7 +3,7 @@
 We use redis-py directly rather than python-socketio's Redis client manager. The manager relays
 each `emit` through pub/sub to every server, the writer included: the writer's own overlays
 would then hear a change only after a round trip through Redis, bypassing the direct fan-out
-(overlay/fanout.py), and a message pub/sub drops is lost for good — the manager keeps no state.
+(overlay/broadcast/fanout.py), and a message pub/sub drops is lost for good — the manager keeps no state.
 Here an edge is a view of views (docs/ARCHITECTURE.md §9): the writer stores the latest public
 state of every game, what is on air and the graphics under fixed keys, and publishes each change
 with its `epoch` (this writer's start) and a message `seq`; a heartbeat re-announces the revs.
@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .session import Change
+from ..core.session import Change
 
 log = logging.getLogger("chgk_overlay.relay")
 
@@ -275,8 +275,8 @@ def install(app: Any, svc: Any) -> Relay | None:
 
 def league_views(app: Any) -> dict | None:
     """What the public league endpoints (`/api/public/...`) answer, for every season and series."""
-    from .season import EXTENSION
-    from .season import public
+    from ..season import EXTENSION
+    from ..season import public
 
     lg = app.extensions.get(EXTENSION)
     if lg is None:

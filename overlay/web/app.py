@@ -10,20 +10,22 @@ from typing import Callable
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from .collector import Collector
-from .config import configure
-from .graphics import Graphics
+from ..broadcast.collector import Collector
+from ..config import configure
+from ..graphics.game import Graphics
 from .services import Services
-from .session import Sessions
-from .store import Store
+from ..core.session import Sessions
+from ..core.clock import now_ms
+from ..core.store import Store
 
 log = logging.getLogger("chgk_overlay")
 
 
 def resource_dir(name: str) -> Path:
     """`templates/` and `static/` sit inside the installed package, or beside it in a checkout."""
-    inside = Path(__file__).parent / name
-    return inside if inside.is_dir() else Path(__file__).parent.parent / name
+    package = Path(__file__).resolve().parent.parent  # overlay/
+    inside = package / name
+    return inside if inside.is_dir() else package.parent / name
 
 
 class JSONProvider(DefaultJSONProvider):
@@ -34,10 +36,6 @@ class JSONProvider(DefaultJSONProvider):
             return super().loads(s, **kwargs)
         except RecursionError:
             raise ValueError("JSON nested too deeply") from None
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def in_thread(mode: str) -> Callable[[Callable[[], None]], None]:
@@ -65,7 +63,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     svc = Services(store, sessions, Graphics(sessions),
                    revoked_logins=set(store.get_setting("revoked_logins", [])))
     app.extensions["chgk"] = svc
-    from .media import Media, games_using, off_loop
+    from ..media.library import Media, games_using, off_loop
     svc.media = Media(store, Path(app.config["DATA"]) / "media", clock=now_ms, offload=off_loop(app.config["ASYNC_MODE"]))
     svc.graphics.media = svc.media  # shown graphics carry their pictures' URLs
     svc.graphics.live_url = app.config.get("LIVE_URL")  # a slate's or bug's QR code names only this
@@ -74,9 +72,10 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from control import bp as control_bp
 
-    from . import api, hub, pages
-    from .fanout import fanout
-    from .i18n import web as i18n
+    from . import api, pages
+    from ..broadcast import hub
+    from ..broadcast.fanout import fanout
+    from ..i18n import web as i18n
     i18n.install(app)  # gettext catalogs: Flask-Babel for pages, JSON for the browser (/i18n/<lang>.json)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
@@ -89,33 +88,34 @@ def create_app(test_config: dict | None = None) -> Flask:
     sessions.subscribe(lambda change: hub.broadcast(svc, change))
     svc.media.listeners.append(lambda media_id: hub.media_replaced(svc, media_id))
 
-    from .rundown import Rundowns, api as rundown_api
+    from ..rundown import Rundowns, api as rundown_api
     svc.rundowns = Rundowns(sessions, svc.graphics)
     rundown_api.register(app, svc.rundowns)  # /api/rundowns, /api/people: the prepared show
     svc.rundowns.subscribe(lambda kind, payload: hub.rundown_changed(svc, kind, payload))
     svc.media.users.append(svc.rundowns.media_users)  # a picture an item names is not deleted
     sessions.subscribe(lambda change: svc.rundowns.on_graphics(change))
 
-    from .osc import api as osc_api, build_bridge
+    from ..osc import api as osc_api, build_bridge
     svc.osc = build_bridge(app, svc)  # OSC cues out, commands in (overlay/osc/)
     sessions.subscribe(svc.osc.on_change)
-    from . import relay
+    from ..broadcast import relay
     svc.relay = relay.install(app, svc)  # --redis: public state to Redis for edges, after the fan-out
     svc.osc.rundowns = svc.osc.inbound.rundowns = svc.rundowns  # /chgk/rundown/..., rundown feedback
     svc.rundowns.subscribe(svc.osc.on_rundown)
     app.register_blueprint(osc_api.bp)
 
-    from .packs import api as packs_api
+    from ..packs import api as packs_api
     packs_api.register(app)  # question packs: /api/packs, import and envelope filling
-    from . import media_api
+    from ..media import api as media_api
     media_api.register(app)  # the media library: /api/media, /media/<hash>.<ext>
-    from .obs import api as obs_api
+    from ..obs import api as obs_api
     obs_api.register(app)  # OBS control over obs-websocket (obs.toml) and /api/obs
-    from . import live, themes
+    from . import live
+    from ..graphics import themes
     live.register(app)  # the audience page /live and its QR code
     themes.register(app)  # custom themes from <data>/themes at /themes/<name>.css
     from control.admin import bp as admin_bp
-    from .season import init_season
+    from ..season import init_season
     init_season(app, svc)  # league season, Final, «Star Wars» series: /api/seasons, /api/series, /control/admin
     app.register_blueprint(admin_bp)
     return app
@@ -123,7 +123,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 def start_clock(app: Flask) -> None:
     """The server owns time: record time-ups and expire graphics every TICK_MS."""
-    from .hub import socketio
+    from ..broadcast.hub import socketio
 
     svc: Services = app.extensions["chgk"]
     period = app.config["TICK_MS"] / 1000
@@ -157,5 +157,5 @@ def start_clock(app: Flask) -> None:
     if svc.relay:
         socketio.start_background_task(svc.relay.run)
 
-    from .osc import start_bridge
+    from ..osc import start_bridge
     start_bridge(app, socketio)  # OSC sender, and the receiver when --osc-listen or osc.toml says so

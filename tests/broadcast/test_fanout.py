@@ -1,4 +1,4 @@
-"""The broadcast to overlays (overlay/fanout.py): one frame written straight to each idle websocket.
+"""The broadcast to overlays (overlay/broadcast/fanout.py): one frame written straight to each idle websocket.
 
 Against a real server: websocket and long-polling clients side by side get every change once and
 in order; a client that stops reading neither holds the others back nor gets a torn stream; the

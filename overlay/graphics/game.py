@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import showgfx
-from .rules import InputError
-from .session import Change, Sessions
+from . import show as showgfx
+from ..rules import InputError
+from ..core.session import Change, Sessions
 
 # Every on-air graphic the server serves (templates/overlays/<name>.html).
 GRAPHICS = (
     "scoreboard", "timer", "table", "question", "blitz", "lower-third", "result", "full",
     "central-table", "club-tables", "draw", "game-rating", "best-player",
     "season-rating", "final-teams", "series",
-    "bug", "ticker", "slate", "credits",  # show graphics (overlay/showgfx.py checks their data)
+    "bug", "ticker", "slate", "credits",  # show graphics (overlay/graphics/show.py checks their data)
 )
 MAX_DATA_BYTES = 8_000
 # the levels bottom to top and each graphic's own level, as sent to the overlays
@@ -34,7 +34,7 @@ class Graphics:
         self.seq: int = saved.get("seq", 0)
         self.shown: dict[str, dict] = saved.get("shown", {})
         self.hidden: list[str] = saved.get("hidden", [])
-        self.media: Any = None  # overlay.media.Media, set by the app
+        self.media: Any = None  # overlay.media.library.Media, set by the app
         self.live_url: str | None = None  # LIVE_URL, set by the app: a slate's or bug's `qr` names it
         self.layers: dict[str, dict] = saved.get("layers", {})
 
@@ -46,7 +46,7 @@ class Graphics:
         # Each shown graphic and layer carries `media`: {media id: URL} for the pictures its data
         # names, so a re-uploaded picture reaches the overlays as a new URL. Each layer carries its
         # `stack` level, and `stack` says the levels' order and each graphic's own level, so the
-        # rundown's output draws them in the order overlay/showgfx.py keeps.
+        # rundown's output draws them in the order overlay/graphics/show.py keeps.
         return {"seq": self.seq,
                 "graphics": {k: dict(v, media=self.media_of(v.get("data"))) for k, v in self.shown.items()},
                 "hidden": list(self.hidden),

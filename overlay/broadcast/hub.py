@@ -10,12 +10,12 @@ from typing import Any
 from flask import request, session
 from flask_socketio import SocketIO, emit, join_room, leave_room
 
-from .auth import logged_in, token_attempt
+from ..web.auth import logged_in, on_logout, token_attempt
 from .fanout import fanout
-from .rules import InputError
-from .session import Change
-from .services import Services, services
-from .store import StorageError
+from ..rules import InputError
+from ..core.session import Change
+from ..web.services import Services, services
+from ..core.store import StorageError
 
 socketio = SocketIO()
 OVERLAY, CONTROL = "/overlay", "/control"
@@ -134,6 +134,7 @@ def control_disconnect(*_: Any) -> None:
     svc.control_logins.pop(request.sid, None)
 
 
+@on_logout
 def drop_login(login: str) -> None:
     """A panel logged out: close every /control socket that came in with that login."""
     svc = services()

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, Response, current_app, render_template, request
 from markupsafe import Markup
 
-from .i18n.web import keys_in, page_lang
+from ..i18n.web import keys_in, page_lang
 
 bp = Blueprint("live", __name__)
 
@@ -33,7 +33,7 @@ def live_url() -> str | None:
     """The audience page's address for the QR code, or None when nothing vouches for the host."""
     if current_app.config.get("LIVE_URL"):
         return current_app.config["LIVE_URL"]
-    proxied = "werkzeug.proxy_fix.orig" in request.environ  # overlay/proxy.py: a trusted proxy's host
+    proxied = "werkzeug.proxy_fix.orig" in request.environ  # overlay/web/proxy.py: a trusted proxy's host
     if proxied or _our_address(urlsplit("//" + request.host).hostname or ""):
         return request.url_root.rstrip("/") + "/live"
     return None

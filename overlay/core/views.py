@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rules import club
-from .rules.tv import SPIN_MS
-from .rules.state import Game
+from ..rules import club
+from ..rules.tv import SPIN_MS
+from ..rules.state import Game
 
 
 def _timer(game: Game, now: int) -> dict | None:

@@ -5,7 +5,7 @@ import threading
 import time
 from pathlib import Path
 
-from overlay.store import Store
+from overlay.core.store import Store
 
 EVENT = [{"type": "spin", "landed": 3, "note": "x" * 150}]
 

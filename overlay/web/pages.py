@@ -6,8 +6,8 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request
 from jinja2 import TemplateNotFound
 
-from .graphics import GRAPHICS
-from .i18n.web import page_lang
+from ..graphics.game import GRAPHICS
+from ..i18n.web import page_lang
 
 bp = Blueprint("pages", __name__)
 

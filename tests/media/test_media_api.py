@@ -191,8 +191,8 @@ def test_an_author_photo_may_name_a_picture(srv: Server):
 
 def test_registered_users_of_a_picture_block_its_delete(tmp_path: Path):
     """`register_media_user` is the hook other modules (the rundown) name their uses through."""
-    from overlay import media
-    from overlay.app import create_app
+    from overlay.media import library as media
+    from overlay.web.app import create_app
 
     app = create_app({"DATA": str(tmp_path), "ASYNC_MODE": "threading", "PASSWORD": "x", "TOKEN": "t" * 16})
     client = app.test_client()
@@ -215,7 +215,7 @@ def test_nothing_half_written_on_a_full_disk(tmp_path: Path):
     """The media folder on a 1 MB RAM filesystem: a 2 MB picture runs out of space for real
     (ENOSPC); the answer says so, and no file, temp file or record is left."""
     import os
-    from overlay.app import create_app
+    from overlay.web.app import create_app
     from tests.faults.helpers import tmpfs
 
     noise = io.BytesIO()

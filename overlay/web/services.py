@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import current_app
 
-from .graphics import Graphics
-from .rules.game import allowed_moves
-from .session import Live, Sessions
-from .store import Store
+from ..graphics.game import Graphics
+from ..rules.game import allowed_moves
+from ..core.session import Live, Sessions
+from ..core.store import Store
 
 
 @dataclass
@@ -20,8 +20,8 @@ class Services:
     followers: dict[str, str | None] = field(default_factory=dict)  # sid → followed game
     overlays: dict[str, dict] = field(default_factory=dict)  # sid → {graphic, page, since}
     osc: Any = None
-    relay: Any = None  # overlay/relay.py, with --redis
-    media: Any = None  # overlay.media.Media: the picture library
+    relay: Any = None  # overlay/broadcast/relay.py, with --redis
+    media: Any = None  # overlay.media.library.Media: the picture library
     rundowns: Any = None  # overlay.rundown.Rundowns: the prepared shows and their desk
     revoked_logins: set[str] = field(default_factory=set)  # logged-out panel sessions
     control_logins: dict[str, str] = field(default_factory=dict)  # /control sid → login it came with

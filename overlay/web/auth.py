@@ -124,17 +124,26 @@ def begin_login() -> None:
     session.permanent = True
 
 
+# Who must hear of a logout (the /control transport closes that login's sockets). Auth owns the
+# login state; the transports subscribe, so auth imports none of them.
+_logout_listeners: list[Callable[[str], None]] = []
+
+
+def on_logout(listener: Callable[[str], None]) -> Callable[[str], None]:
+    _logout_listeners.append(listener)
+    return listener
+
+
 def end_login() -> None:
     """Log out: the cookie is refused from now on and this login's open sockets are closed."""
-    from .hub import drop_login
-
     login = session.get("login")
     session.clear()
     if login:
         svc = current_app.extensions["chgk"]
         svc.revoked_logins.add(login)
         svc.store.set_setting("revoked_logins", sorted(svc.revoked_logins)[-1000:], at=svc.sessions.clock())
-        drop_login(login)
+        for listener in _logout_listeners:
+            listener(login)
 
 
 def _csrf_ok() -> bool:

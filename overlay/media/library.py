@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .rules import InputError
-from .store import Store
+from ..rules import InputError
+from ..core.store import Store
 
 log = logging.getLogger("chgk_overlay.media")
 MAX_BYTES = 10 * 1024 * 1024
@@ -152,12 +152,12 @@ def inspect(raw: bytes, offload: Callable[..., Any] = lambda fn, *args: fn(*args
 
 
 def _decode_elsewhere(kind: str, raw: bytes) -> dict[str, Any]:
-    """`_raster` in a worker process (`python -m overlay.media <kind>`, the file on stdin). Called
+    """`_raster` in a worker process (`python -m overlay.media.library <kind>`, the file on stdin). Called
     from a request's own (green) thread: the standard library's subprocess, patched by eventlet
     and gevent, waits without stopping the event loop."""
     try:
-        done = subprocess.run([sys.executable, "-m", "overlay.media", kind], input=raw, capture_output=True,
-                              timeout=WORKER_SECONDS, cwd=Path(__file__).resolve().parent.parent)
+        done = subprocess.run([sys.executable, "-m", "overlay.media.library", kind], input=raw, capture_output=True,
+                              timeout=WORKER_SECONDS, cwd=Path(__file__).resolve().parents[2])
     except subprocess.TimeoutExpired:
         raise _status(MediaRefused("bad_media", f"The picture took longer than {WORKER_SECONDS} s to decode; "
                                                 "save it smaller or as a plain PNG or JPEG.")) from None

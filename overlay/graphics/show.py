@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .rules import InputError, RuleError
+from ..rules import InputError, RuleError
 
 CORNERS = ("top-right", "top-left", "bottom-right", "bottom-left")
 SLATE_KINDS = ("break", "soon", "round", "text")
