@@ -24,7 +24,9 @@ from overlay.season.chart import progress_chart
 from overlay.i18n.web import catalogs, translator
 from overlay.store import StorageError
 
+from .actionlog import sentences
 from .csrf import csrf_ok, csrf_token
+from .refusals import explain
 
 bp = Blueprint("admin", __name__, url_prefix="/control/admin")
 
@@ -92,7 +94,7 @@ def _final(sid: str) -> dict:
     try:
         teams, teams_error = lg.results.final_teams(season["id"]), None
     except InputError as exc:
-        teams, teams_error = None, exc.message
+        teams, teams_error = None, exc  # said in the page's language by render()
     return {"season": season, "teams": teams, "teams_error": teams_error, "final": lg.results.final(season["id"]),
             "awards": lg.results.awards(season["id"]), "rating": lg.results.rating(season["id"])["rating"],
             "best": lg.results.best(season["id"])["best_players"]}
@@ -132,8 +134,13 @@ def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 2
     try:
         context = build(**kwargs)
     except InputError as exc:  # an unknown season, holding, series: the page says so
-        return render_template("admin/missing.html", t=t, lang=t.lang, page=page, message=exc.message,
+        return render_template("admin/missing.html", t=t, lang=t.lang, page=page, message=explain(t, exc),
                                csrf=csrf_token()), exc.status
+    if isinstance(context.get("teams_error"), InputError):
+        context["teams_error"] = explain(t, context["teams_error"])
+    if "actions" in context:  # the log read as sentences, members by name
+        names = {m["id"]: m["name"] for m in league().members.all()}
+        context["actions"] = sentences(t, context["actions"], names)
     return render_template(template, t=t, lang=t.lang, page=page, error=error, csrf=csrf_token(),
                            notice=session.pop("admin_notice", None), **kwargs, **context), status
 
@@ -160,8 +167,10 @@ def action(rule: str, back: str) -> Callable:
                 return render(back, _page_args(back, kwargs), error=t("error.csrf"), status=400)
             try:
                 target = fn(league(), request.form, **kwargs)
-            except (InputError, StorageError) as exc:
-                return render(back, _page_args(back, kwargs), error=exc.message, status=exc.status)
+            except InputError as exc:  # said in the page's language, not the API's English
+                return render(back, _page_args(back, kwargs), error=explain(t, exc), status=exc.status)
+            except StorageError as exc:
+                return render(back, _page_args(back, kwargs), error=t("err.storage"), status=exc.status)
             session["admin_notice"] = t("notice.saved")
             return redirect(target, 303)
         return view
