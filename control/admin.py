@@ -21,6 +21,7 @@ from overlay.auth import is_operator
 from overlay.rules import InputError
 from overlay.season import EXTENSION, League
 from overlay.season.chart import progress_chart
+from overlay.season.imports import decode
 from overlay.i18n.web import catalogs, translator
 from overlay.store import StorageError
 
@@ -71,8 +72,12 @@ def _holding(hid: str) -> dict:
     view = lg.holdings.view(hid)
     season = lg.seasons.get(view["season_id"])
     registered = [p for r in view["registrations"] for p in r["players"] if not p["absent"]]
+    # a member plays one holding per game day: only those not registered on this day can be registered
+    same_day = [h["id"] for h in lg.seasons.holdings(season["id"]) if h["day"] == view["day"]]
+    taken = {p["member"] for hid_ in same_day for r in lg.holdings.registrations(hid_) for p in r["players"]}
     spec_teams = [{"id": t["id"], "name": t["name"], "players": t["players"]} for t in view["teams"]]
-    return {"holding": view, "season": season, "approved": [m for m in lg.members.all() if m["status"] == "approved"],
+    return {"holding": view, "season": season,
+            "free": [m for m in lg.members.all() if m["status"] == "approved" and m["id"] not in taken],
             "present": registered,
             "spec": json.dumps({"rules": "club", "season": season["id"], "stage": "qualifying",
                                 "game_day": view["id"], "teams": spec_teams}, ensure_ascii=False, indent=2)}
@@ -171,7 +176,8 @@ def action(rule: str, back: str) -> Callable:
                 return render(back, _page_args(back, kwargs), error=explain(t, exc), status=exc.status)
             except StorageError as exc:
                 return render(back, _page_args(back, kwargs), error=t("err.storage"), status=exc.status)
-            session["admin_notice"] = t("notice.saved")
+            count = session.pop("admin_count", None)  # a form that changed many members says how many
+            session["admin_notice"] = t("notice.saved") if count is None else t("notice.saved_n", n=count)
             return redirect(target, 303)
         return view
     return deco
@@ -246,6 +252,28 @@ for _rule, _name in (("/", "index"), ("/members", "members"), ("/seasons/<sid>",
 def member_create(lg: League, form: MultiDict) -> str:
     lg.members.create(_body(name=form.get("name", ""), adult=form.get("adult") == "on",
                             rating_id=_num(form.get("rating_id"))))
+    return url_for("admin.members")
+
+
+@action("/members/import", "members")
+def members_import(lg: League, form: MultiDict) -> str:
+    upload = request.files.get("file")
+    text = decode(upload.read()) if upload and upload.filename else form.get("text", "")
+    added = lg.setup.import_members(text)
+    session["admin_count"] = len(added)
+    return url_for("admin.members")
+
+
+@action("/members/status", "members")
+def members_status(lg: League, form: MultiDict) -> str:
+    """One status, date and reason for the members ticked (or every candidate)."""
+    if form.get("all") == "candidates":
+        ids = [m["id"] for m in lg.members.all() if m["status"] == "candidate"]
+    else:
+        ids = _ids(form, "member")
+    lg.setup.set_status_many({"members": ids, "status": form.get("status"), "date": form.get("date"),
+                              "reason": _opt(form, "reason")})
+    session["admin_count"] = len(ids)
     return url_for("admin.members")
 
 
