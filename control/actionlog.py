@@ -50,7 +50,7 @@ def _values(t: Translator, a: dict, names: Names) -> dict[str, Any]:
                  before=before.get("sun", "") if isinstance(before, dict) else "")
     elif kind == "registered":
         players = _who(names, b.get("members", []))
-        v.update(n=b.get("registration", ""), what=f"«{b['team']}»: {players}" if b.get("team") else players)
+        v.update(n=b.get("registration", ""), what=f"{t('kind.team')} «{b['team']}»: {players}" if b.get("team") else players)
     elif kind == "registration_withdrawn":
         v.update(n=b.get("registration", ""))
     elif kind in ("absent", "present"):
