@@ -133,7 +133,9 @@ def _login(status: int) -> Any:
     return render_template("control/login.html", error=None, next_page=request.path, lang=lang()), status
 
 
-def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 200) -> Any:
+def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 200,
+           sent: MultiDict | None = None) -> Any:
+    """The page; after a refused form, `sent` is what it sent (the page fills it in again)."""
     template, build = PAGES[page]
     t = translator(lang())
     try:
@@ -146,7 +148,7 @@ def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 2
     if "actions" in context:  # the log read as sentences, members by name
         names = {m["id"]: m["name"] for m in league().members.all()}
         context["actions"] = sentences(t, context["actions"], names)
-    return render_template(template, t=t, lang=t.lang, page=page, error=error, csrf=csrf_token(),
+    return render_template(template, t=t, lang=t.lang, page=page, error=error, csrf=csrf_token(), sent=sent or MultiDict(),
                            notice=session.pop("admin_notice", None), **kwargs, **context), status
 
 
@@ -173,7 +175,8 @@ def action(rule: str, back: str) -> Callable:
             try:
                 target = fn(league(), request.form, **kwargs)
             except InputError as exc:  # said in the page's language, not the API's English
-                return render(back, _page_args(back, kwargs), error=explain(t, exc), status=exc.status)
+                return render(back, _page_args(back, kwargs), error=explain(t, exc), status=exc.status,
+                              sent=request.form)
             except StorageError as exc:
                 return render(back, _page_args(back, kwargs), error=t("err.storage"), status=exc.status)
             count = session.pop("admin_count", None)  # a form that changed many members says how many

@@ -94,6 +94,9 @@ def test_every_refusal_in_the_operators_words(page: Page, league: tuple[Server, 
     form.locator('button[type="submit"]').click()
     said = refusal(page, f"{lang}-seventh-player")
     assert ("від 1 до 6 гравців, а вибрано 7" if uk else "от 1 до 6 игроков, а выбрано 7") in said
+    # the refused form comes back as it was sent: untick one and register
+    expect(page.locator('#register-team input[name="members"]:checked')).to_have_count(7)
+    expect(page.locator('#register-team input[name="team"]')).to_have_value("Семеро")
 
     # a player in two teams: the Sunday team's player once more, in a new team
     page.goto(f"{admin}/holdings/{d['sun']}?lang={lang}")
