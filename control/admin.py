@@ -21,10 +21,13 @@ from overlay.web.auth import is_operator
 from overlay.rules import InputError
 from overlay.season import EXTENSION, League
 from overlay.season.chart import progress_chart
+from overlay.season.imports import decode
 from overlay.i18n.web import catalogs, translator
 from overlay.core.store import StorageError
 
+from .actionlog import sentences
 from .csrf import csrf_ok, csrf_token
+from .refusals import explain
 
 bp = Blueprint("admin", __name__, url_prefix="/control/admin")
 
@@ -69,8 +72,12 @@ def _holding(hid: str) -> dict:
     view = lg.holdings.view(hid)
     season = lg.seasons.get(view["season_id"])
     registered = [p for r in view["registrations"] for p in r["players"] if not p["absent"]]
+    # a member plays one holding per game day: only those not registered on this day can be registered
+    same_day = [h["id"] for h in lg.seasons.holdings(season["id"]) if h["day"] == view["day"]]
+    taken = {p["member"] for hid_ in same_day for r in lg.holdings.registrations(hid_) for p in r["players"]}
     spec_teams = [{"id": t["id"], "name": t["name"], "players": t["players"]} for t in view["teams"]]
-    return {"holding": view, "season": season, "approved": [m for m in lg.members.all() if m["status"] == "approved"],
+    return {"holding": view, "season": season,
+            "free": [m for m in lg.members.all() if m["status"] == "approved" and m["id"] not in taken],
             "present": registered,
             "spec": json.dumps({"rules": "club", "season": season["id"], "stage": "qualifying",
                                 "game_day": view["id"], "teams": spec_teams}, ensure_ascii=False, indent=2)}
@@ -92,7 +99,7 @@ def _final(sid: str) -> dict:
     try:
         teams, teams_error = lg.results.final_teams(season["id"]), None
     except InputError as exc:
-        teams, teams_error = None, exc.message
+        teams, teams_error = None, exc  # said in the page's language by render()
     return {"season": season, "teams": teams, "teams_error": teams_error, "final": lg.results.final(season["id"]),
             "awards": lg.results.awards(season["id"]), "rating": lg.results.rating(season["id"])["rating"],
             "best": lg.results.best(season["id"])["best_players"]}
@@ -126,15 +133,22 @@ def _login(status: int) -> Any:
     return render_template("control/login.html", error=None, next_page=request.path, lang=lang()), status
 
 
-def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 200) -> Any:
+def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 200,
+           sent: MultiDict | None = None) -> Any:
+    """The page; after a refused form, `sent` is what it sent (the page fills it in again)."""
     template, build = PAGES[page]
     t = translator(lang())
     try:
         context = build(**kwargs)
     except InputError as exc:  # an unknown season, holding, series: the page says so
-        return render_template("admin/missing.html", t=t, lang=t.lang, page=page, message=exc.message,
+        return render_template("admin/missing.html", t=t, lang=t.lang, page=page, message=explain(t, exc),
                                csrf=csrf_token()), exc.status
-    return render_template(template, t=t, lang=t.lang, page=page, error=error, csrf=csrf_token(),
+    if isinstance(context.get("teams_error"), InputError):
+        context["teams_error"] = explain(t, context["teams_error"])
+    if "actions" in context:  # the log read as sentences, members by name
+        names = {m["id"]: m["name"] for m in league().members.all()}
+        context["actions"] = sentences(t, context["actions"], names)
+    return render_template(template, t=t, lang=t.lang, page=page, error=error, csrf=csrf_token(), sent=sent or MultiDict(),
                            notice=session.pop("admin_notice", None), **kwargs, **context), status
 
 
@@ -160,9 +174,13 @@ def action(rule: str, back: str) -> Callable:
                 return render(back, _page_args(back, kwargs), error=t("error.csrf"), status=400)
             try:
                 target = fn(league(), request.form, **kwargs)
-            except (InputError, StorageError) as exc:
-                return render(back, _page_args(back, kwargs), error=exc.message, status=exc.status)
-            session["admin_notice"] = t("notice.saved")
+            except InputError as exc:  # said in the page's language, not the API's English
+                return render(back, _page_args(back, kwargs), error=explain(t, exc), status=exc.status,
+                              sent=request.form)
+            except StorageError as exc:
+                return render(back, _page_args(back, kwargs), error=t("err.storage"), status=exc.status)
+            count = session.pop("admin_count", None)  # a form that changed many members says how many
+            session["admin_notice"] = t("notice.saved") if count is None else t("notice.saved_n", n=count)
             return redirect(target, 303)
         return view
     return deco
@@ -237,6 +255,28 @@ for _rule, _name in (("/", "index"), ("/members", "members"), ("/seasons/<sid>",
 def member_create(lg: League, form: MultiDict) -> str:
     lg.members.create(_body(name=form.get("name", ""), adult=form.get("adult") == "on",
                             rating_id=_num(form.get("rating_id"))))
+    return url_for("admin.members")
+
+
+@action("/members/import", "members")
+def members_import(lg: League, form: MultiDict) -> str:
+    upload = request.files.get("file")
+    text = decode(upload.read()) if upload and upload.filename else form.get("text", "")
+    added = lg.setup.import_members(text)
+    session["admin_count"] = len(added)
+    return url_for("admin.members")
+
+
+@action("/members/status", "members")
+def members_status(lg: League, form: MultiDict) -> str:
+    """One status, date and reason for the members ticked (or every candidate)."""
+    if form.get("all") == "candidates":
+        ids = [m["id"] for m in lg.members.all() if m["status"] == "candidate"]
+    else:
+        ids = _ids(form, "member")
+    lg.setup.set_status_many({"members": ids, "status": form.get("status"), "date": form.get("date"),
+                              "reason": _opt(form, "reason")})
+    session["admin_count"] = len(ids)
     return url_for("admin.members")
 
 

@@ -145,11 +145,11 @@ def individual_rating(records: Iterable[TeamGameRecord], game_days: int | None =
         if day_of_game.setdefault(r.game_id, r.game_day) != r.game_day:
             raise InputError("season.game_day", f"game {r.game_id} is on two game days")
         if (r.game_id, r.team) in seen_teams:
-            raise InputError("season.team_twice", f"{r.team} recorded twice in {r.game_id}")
+            raise InputError("season.team_twice", f"{r.team} recorded twice in {r.game_id}", team=r.team, game=r.game_id)
         seen_teams.add((r.game_id, r.team))
         for p in r.lineup:
             if (r.game_id, p.key) in seen_players:
-                raise InputError("season.player_twice", f"{p.name} in two teams of {r.game_id}")
+                raise InputError("season.player_twice", f"{p.name} in two teams of {r.game_id}", name=p.name, game=r.game_id)
             seen_players.add((r.game_id, p.key))
             names.setdefault(p.key, p)
             per_day[p.key][r.game_day - 1] += r.points
@@ -294,7 +294,7 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
     # Central Table team
     if len(available) > TEAM_SIZE:
         if central_fill is not None:
-            raise RuleError("season.central_fill", "the administration fills only when fewer than six")
+            raise RuleError("season.central_fill", "the administration fills only when fewer than six", variant="not_needed")
         if central_pick is None:
             if club_claims is not None:
                 raise RuleError("season.claims_before_pick",
@@ -304,25 +304,25 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
         else:
             picked = central_pick.players
             if len(picked) != TEAM_SIZE:
-                raise RuleError("season.central_pick", "the administration picks exactly six")
+                raise RuleError("season.central_pick", "the administration picks exactly six", variant="six")
             for p in picked:
                 if p.key not in best_keys:
-                    raise RuleError("season.central_pick", f"{p.name} was never named best player")
+                    raise RuleError("season.central_pick", f"{p.name} was never named best player", variant="not_best", name=p.name)
                 if p.key in out:
-                    raise RuleError("season.central_pick", f"{p.name} declined the Final")
+                    raise RuleError("season.central_pick", f"{p.name} declined the Final", variant="declined", name=p.name)
             central = members(picked, Basis.ADMIN_PICK)
     else:
         if central_pick is not None:
-            raise RuleError("season.central_pick", "the administration picks only when more than six")
+            raise RuleError("season.central_pick", "the administration picks only when more than six", variant="not_needed")
         central = members(available, Basis.BEST_PLAYER)
         need = TEAM_SIZE - len(available)
         if central_fill is not None:
             if len(central_fill.players) != need:
-                raise RuleError("season.central_fill", f"the Central Table team needs {need} more")
+                raise RuleError("season.central_fill", f"the Central Table team needs {need} more", variant="need", n=need)
             for p in central_fill.players:
                 if p.key in best_keys or p.key in out:
                     raise RuleError("season.central_fill",
-                                    f"{p.name} is a best player or declined the Final")
+                                    f"{p.name} is a best player or declined the Final", variant="best", name=p.name)
             central += members(central_fill.players, Basis.ADMIN_FILL)
         elif need:
             others = [p for p in by_rating if p.key not in best_keys and p.key not in out]
@@ -334,10 +334,10 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
     extras = {p.key for p in available} - central_keys
     claims = club_claims.players if club_claims else ()
     if len(claims) > MAX_CLAIMS:
-        raise RuleError("season.claims", f"at most {MAX_CLAIMS} extra best players claim places")
+        raise RuleError("season.claims", f"at most {MAX_CLAIMS} extra best players claim places", variant="many", n=MAX_CLAIMS)
     for p in claims:
         if p.key not in extras:
-            raise RuleError("season.claims", f"{p.name} is not an available extra best player")
+            raise RuleError("season.claims", f"{p.name} is not an available extra best player", variant="not_extra", name=p.name)
     claim_keys = {p.key for p in claims}
     pool = [p for p in by_rating if p.key not in central_keys and p.key not in claim_keys]
     places = TEAM_SIZE - len(claims)
@@ -372,7 +372,7 @@ class TeamRegistration:
     def __post_init__(self) -> None:
         _distinct(self.players, f"team {self.name}")
         if len(self.players) > TEAM_SIZE:
-            raise InputError("season.team_size", f"team {self.name} has more than six players")
+            raise InputError("season.team_size", f"team {self.name} has more than six players", team=self.name)
         if not {p.key for p in self.absent} <= {p.key for p in self.players}:
             raise InputError("season.absent", f"an absentee is not a player of {self.name}")
 

@@ -15,6 +15,7 @@ from ..core.store import Store
 from .core import Core, Notify
 from .finish import FinishOrder
 from .holdings import Holdings
+from .imports import Setup
 from .members import Members
 from .results import Results
 from .schema import ensure_schema
@@ -34,6 +35,7 @@ class League:
         ensure_schema(store)
         self.core = Core(store, sessions, notify)
         self.members = Members(self.core)
+        self.setup = Setup(self.core, self.members)  # member list import, status for many
         self.seasons = Seasons(self.core)
         self.holdings = Holdings(self.core, self.members, self.seasons)
         self.finish = FinishOrder(self.core)

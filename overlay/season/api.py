@@ -29,6 +29,11 @@ def _lang() -> str:
     return page_lang()
 
 
+def _excel() -> bool:
+    """?excel=1: `;`-separated with decimal commas, as a Russian-locale Excel opens it."""
+    return request.args.get("excel") in ("1", "true", "yes")
+
+
 def _csv(text: str, filename: str) -> Response:
     return Response(text, mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
@@ -187,7 +192,8 @@ def adjust(sid: str) -> Any:
 def rating_export(sid: str) -> Any:
     lg = league()
     season_id = lg.seasons.get(sid)["id"]
-    return _csv(rating_csv(lg.results, season_id, _lang()), f"rating-{season_id}.csv")
+    excel = _excel()
+    return _csv(rating_csv(lg.results, season_id, _lang(), excel), f"rating-{season_id}{'-excel' if excel else ''}.csv")
 
 
 @bp.get("/seasons/<sid>/fees.csv")
@@ -195,7 +201,8 @@ def rating_export(sid: str) -> Any:
 def fees_export(sid: str) -> Any:
     lg = league()
     season_id = lg.seasons.get(sid)["id"]
-    return _csv(fees_csv(lg.seasons, lg.holdings, season_id, _lang()), f"fees-{season_id}.csv")
+    excel = _excel()
+    return _csv(fees_csv(lg.seasons, lg.holdings, season_id, _lang(), excel), f"fees-{season_id}{'-excel' if excel else ''}.csv")
 
 
 @bp.get("/seasons/<sid>/best-players")

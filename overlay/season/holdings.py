@@ -51,7 +51,8 @@ class Holdings:
         rows = select(self.core.store, "id, holding_id", "FROM league_registrations WHERE id=?",
                       (registration_id,)) if isinstance(registration_id, int) else []
         if not rows:
-            raise check.NotFound("unknown_registration", f"There is no registration {registration_id!r}.")
+            raise check.NotFound("unknown_registration", f"There is no registration {registration_id!r}.",
+                                 registration=registration_id)
         holding = self.seasons.holding(rows[0]["holding_id"])
         reg = next(r for r in self.registrations(holding["id"], withdrawn=True) if r["id"] == registration_id)
         return reg, holding
@@ -99,7 +100,7 @@ class Holdings:
         holding = self.seasons.holding(holding_id)
         body = check.obj(body, {"member", "team", "members"})
         if ("member" in body) == ("team" in body or "members" in body):
-            raise check.bad("body", 'send {"member": id} for an individual or {"team": name, "members": [ids]} for a team')
+            raise check.bad("body", 'send {"member": id} for an individual or {"team": name, "members": [ids]} for a team', "register_body")
         if "member" in body:
             kind, team_name = "individual", None
             ids = [check.member_id(body["member"], "member")]
@@ -128,19 +129,22 @@ class Holdings:
             for r in self.registrations(h["id"]):
                 if team_name and h["id"] == holding["id"] and r["team_name"] and \
                         r["team_name"].casefold() == team_name.casefold():
-                    raise check.rule("team_name_taken", f"A team {r['team_name']!r} is already registered for this holding.")
+                    raise check.rule("team_name_taken", f"A team {r['team_name']!r} is already registered for this holding.",
+                                     team=r["team_name"])
                 for p in r["players"]:
                     if p["member"] in ids:
                         where = "this holding" if h["id"] == holding["id"] else \
                             f"the other holding of game day {h['day']} ({h['date']}), which plays the same questions"
-                        raise check.rule("already_registered", f"{p['name']} is already registered for {where}.")
+                        raise check.rule("already_registered", f"{p['name']} is already registered for {where}.", name=p["name"],
+                                         variant="here" if h["id"] == holding["id"] else "other",
+                                         day=h["day"], date=h["date"])
 
     def withdraw(self, registration_id: Any, body: Any) -> dict:
         reg, holding = self.registration(registration_id)
         body = check.obj(body, {"reason"}, {"reason"})
         why = check.reason(body["reason"])
         if reg["withdrawn"]:
-            raise check.rule("already_withdrawn", f"Registration {reg['id']} is already withdrawn.")
+            raise check.rule("already_withdrawn", f"Registration {reg['id']} is already withdrawn.", registration=reg["id"])
         ids = [p["member"] for p in reg["players"]]
         removed = [(t["id"], m) for t in self.teams(holding["id"]) for m in t["members"] if m in ids]
         core = self.core
@@ -162,12 +166,14 @@ class Holdings:
         absent = check.flag(body["absent"], "absent")
         why = check.reason(body.get("reason"), required=False)
         if reg["withdrawn"]:
-            raise check.rule("withdrawn", f"Registration {reg['id']} is withdrawn.")
+            raise check.rule("withdrawn", f"Registration {reg['id']} is withdrawn.", registration=reg["id"])
         player = next((p for p in reg["players"] if p["member"] == mid), None)
         if player is None:
-            raise check.bad("member", f"member {mid} is not in registration {reg['id']}")
+            raise check.bad("member", f"member {mid} is not in registration {reg['id']}", "not_in_registration",
+                            registration=reg["id"])
         if player["absent"] == absent:
-            raise check.rule("no_change", f"{player['name']} is already marked {'absent' if absent else 'present'}.")
+            raise check.rule("no_change", f"{player['name']} is already marked {'absent' if absent else 'present'}.",
+                             name=player["name"], variant="absent" if absent else "present")
         core = self.core
         with core.store.transaction() as db:
             db.execute("UPDATE league_registration_players SET absent=? WHERE registration_id=? AND member_id=?",
@@ -186,11 +192,11 @@ class Holdings:
         season = self.seasons.get(holding["season_id"])
         default = season["fees"][reg["kind"]]
         if body.get("amount") is None and default is None:
-            raise check.bad("amount", f"the season has no {reg['kind']} fee set: give the amount paid")
+            raise check.bad("amount", f"the season has no {reg['kind']} fee set: give the amount paid", "no_fee")
         paid = check.amount(body["amount"], "amount") if body.get("amount") is not None else default
         why = check.reason(body.get("reason"), required=reg["payment"] is not None)
         if reg["withdrawn"]:
-            raise check.rule("withdrawn", f"Registration {reg['id']} is withdrawn: no fee is taken.")
+            raise check.rule("withdrawn", f"Registration {reg['id']} is withdrawn: no fee is taken.", registration=reg["id"])
         core = self.core
         record = {"registration": reg["id"], "holding": holding["id"], "kind": reg["kind"], "amount": paid,
                   "currency": season["fees"]["currency"], "receipt": receipt, "method": "cash"}
@@ -215,7 +221,7 @@ class Holdings:
         why = check.reason(body.get("reason"), required=bool(existing))
         name_format = check.text(body.get("name_format", "Команда {n}"), "name_format", limit=60)
         if "{n}" not in name_format:  # type: ignore[operator]
-            raise check.bad("name_format", "must contain {n} (the team's number)")
+            raise check.bad("name_format", "must contain {n} (the team's number)", "name_format")
         regs = self.registrations(holding["id"])
         person = lambda p: Player(p["name"], p["member"])  # noqa: E731
         preformed = [TeamRegistration(r["team_name"], tuple(person(p) for p in r["players"]),
@@ -256,19 +262,20 @@ class Holdings:
     def _team(self, holding_id: str, team_id: Any) -> dict:
         team = next((t for t in self.teams(holding_id) if t["id"] == team_id), None)
         if team is None:
-            raise check.NotFound("unknown_team", f"There is no team {team_id!r} in holding {holding_id}.")
+            raise check.NotFound("unknown_team", f"There is no team {team_id!r} in holding {holding_id}.", team=team_id)
         return team
 
     def _lineup(self, holding: dict, value: Any) -> list[int]:
         ids = check.ids(value, "members", lo=1, hi=TEAM_SIZE)
-        self.members.require_approved(ids, "members")
+        found = self.members.require_approved(ids, "members")
         registered = {p["member"]: p for r in self.registrations(holding["id"]) for p in r["players"]}
         for mid in ids:
             if mid not in registered:
                 raise check.rule("not_registered", f"Member {mid} is not registered for this holding: register them first "
-                                                   "(the fee follows the registration).")
+                                                   "(the fee follows the registration).", name=found[mid]["name"])
             if registered[mid]["absent"]:
-                raise check.rule("absent", f"{registered[mid]['name']} is marked absent at this holding.")
+                raise check.rule("absent", f"{registered[mid]['name']} is marked absent at this holding.",
+                                 name=registered[mid]["name"])
         return ids
 
     def edit_team(self, holding_id: Any, team_id: Any, body: Any, *, new: bool = False) -> dict:
@@ -283,9 +290,9 @@ class Holdings:
         ids = self._lineup(holding, body["members"]) if "members" in body else team["members"]  # type: ignore[index]
         clash = [t for t in teams if t["name"].casefold() == name.casefold() and (team is None or t["id"] != team["id"])]
         if clash:
-            raise check.rule("team_name_taken", f"Team {clash[0]['id']} is already called {name!r}.")
+            raise check.rule("team_name_taken", f"Team {clash[0]['id']} is already called {name!r}.", team=name)
         if team and name == team["name"] and ids == team["members"]:
-            raise check.bad("body", "changes nothing: send a new name or line-up")
+            raise check.bad("body", "changes nothing: send a new name or line-up", "no_change")
         if new:
             team_id = f"t{max([int(t['id'][1:]) for t in teams if t['id'][1:].isdigit()] + [0]) + 1}"
         moved = [{"member": m, "from": t["id"]} for t in teams if team is None or t["id"] != team["id"]

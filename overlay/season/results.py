@@ -134,7 +134,7 @@ class Results:
         player = self.members.ref(body["player"], "player")
         points = check.whole(body["points"], "points", -100, 100)
         if points == 0:
-            raise check.bad("points", "must not be 0 (a correction changes the rating)")
+            raise check.bad("points", "must not be 0 (a correction changes the rating)", "zero")
         day = check.whole(body["day"], "day", 1, season["qualifying_days"])
         why = check.reason(body["reason"])
         core = self.core
@@ -189,7 +189,7 @@ class Results:
         except InputError as exc:
             raise check.rule("final_choice_stale",
                              f"A recorded choice no longer fits the season's results ({exc.message}). "
-                             "Record the choice again (POST /api/seasons/<id>/final-teams/choices).") from exc
+                             "Record the choice again (POST /api/seasons/<id>/final-teams/choices).", cause=exc) from exc
         member = lambda m: {**player_json(m.player), "rule": str(m.rule), "points": m.points}  # noqa: E731
         points = {r.player.key: r.points for r in self.rating_rows(season)[0]}
         return {
@@ -210,13 +210,13 @@ class Results:
         body = check.obj(body, {"kind", "players", "reason"}, {"kind", "reason"})
         kind = body["kind"]
         if kind not in CHOICES:
-            raise check.bad("kind", f"must be one of {', '.join(CHOICES)}")
+            raise check.bad("kind", f"must be one of {', '.join(CHOICES)}", "choice_kind")
         raw = body.get("players", [])
         if not isinstance(raw, list) or len(raw) > 40:
-            raise check.bad("players", "must be a list of member ids or names ([] withdraws the choice)")
+            raise check.bad("players", "must be a list of member ids or names ([] withdraws the choice)", "players")
         players = [self.members.ref(v, f"players[{i}]") for i, v in enumerate(raw)]
         if len({p.key for p in players}) != len(players):
-            raise check.bad("players", "names a player twice")
+            raise check.bad("players", "names a player twice", "twice")
         why = check.reason(body["reason"])
         choices = self.choices(season["id"])
         choices[kind] = {"players": [player_json(p) for p in players], "reason": why}
@@ -298,7 +298,8 @@ class Results:
         if current["winner"] is None:
             raise check.rule("final_not_decided", "The Final has no winner yet: the Crystal Sphinx goes to a player of the winning team.")
         if player.key not in {Player(w["player"], w["member"]).key for w in current["winners"]}:
-            raise check.rule("not_a_winner", f"{player.name} is not in the winning team ({current['team']}).")
+            raise check.rule("not_a_winner", f"{player.name} is not in the winning team ({current['team']}).",
+                             name=player.name, team=current["team"])
         core = self.core
         with core.store.transaction() as db:
             db.execute("INSERT INTO league_awards (season_id, kind, body, reason, at) VALUES (?,?,?,?,?)",

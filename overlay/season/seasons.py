@@ -33,7 +33,8 @@ class Seasons:
         rows = select(self.core.store, SEASON_COLUMNS, "FROM league_seasons WHERE id=?", (season_id,)) \
             if isinstance(season_id, str) else []
         if not rows:
-            raise check.NotFound("unknown_season", f"There is no season {season_id!r}. GET /api/seasons lists them.")
+            raise check.NotFound("unknown_season", f"There is no season {season_id!r}. GET /api/seasons lists them.",
+                                 season=season_id)
         season = self._shape(rows[0])
         holdings = self.holdings(season["id"])
         days: dict[int, list[dict]] = {}
@@ -51,7 +52,8 @@ class Seasons:
                       "FROM league_holdings WHERE id=?", (holding_id_,)) if isinstance(holding_id_, str) else []
         if not rows:
             raise check.NotFound("unknown_holding",
-                                 f"There is no holding {holding_id_!r}. GET /api/seasons/<id> lists a season's holdings.")
+                                 f"There is no holding {holding_id_!r}. GET /api/seasons/<id> lists a season's holdings.",
+                                 holding=holding_id_)
         return rows[0]
 
     @staticmethod
@@ -91,13 +93,15 @@ class Seasons:
         day = check.whole(body["day"], "day", 1, season["qualifying_days"])
         sunday = check.date(body["sunday"], "sunday")
         if sunday.weekday() != 6:
-            raise check.bad("sunday", f"{sunday.isoformat()} is a {sunday.strftime('%A')}, not a Sunday")
+            raise check.bad("sunday", f"{sunday.isoformat()} is a {sunday.strftime('%A')}, not a Sunday", "sunday",
+                            date=sunday.isoformat(), weekday=sunday.weekday())
         dates = {"sun": sunday.isoformat(), "wed": (sunday + dt.timedelta(days=3)).isoformat()}
         existing = [h for h in self.holdings(season["id"]) if h["day"] == day]
         why = check.reason(body.get("reason"), required=bool(existing))
         taken = [h for h in self.holdings(season["id"]) if h["day"] != day and h["date"] in dates.values()]
         if taken:
-            raise check.rule("date_taken", f"{taken[0]['date']} is already game day {taken[0]['day']}.")
+            raise check.rule("date_taken", f"{taken[0]['date']} is already game day {taken[0]['day']}.",
+                             date=taken[0]["date"], day=taken[0]["day"])
         core = self.core
         with core.store.transaction() as db:
             for weekday in WEEKDAYS:

@@ -7,6 +7,9 @@
 import { show } from "./dom.js";
 import { translator } from "./i18n.js";
 
+/** The most rating rows a league graphic shows (season-rating's `top` is capped here). */
+export const LEAGUE_TOP = 40;
+
 /** Strings of the league graphics in the page's language: the catalog's `league_*` on-air keys. */
 export function leagueText(lang) {
   const t = translator(lang);
@@ -46,7 +49,7 @@ function leagueSource(kind, ctx, onData) {
         if (mine === seq) onData(null);
         return;
       }
-      const extra = kind === "seasons" ? "?top=20" : "";
+      const extra = kind === "seasons" ? `?top=${LEAGUE_TOP}` : "";
       const r = await fetch(`/api/public/${kind}/${encodeURIComponent(id)}${extra}`, { cache: "no-store" });
       const data = r.ok ? await r.json() : null;
       if (mine === seq) onData(data); // a newer request supersedes this answer
