@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -69,11 +68,8 @@ def _holding(hid: str) -> dict:
     view = lg.holdings.view(hid)
     season = lg.seasons.get(view["season_id"])
     registered = [p for r in view["registrations"] for p in r["players"] if not p["absent"]]
-    spec_teams = [{"id": t["id"], "name": t["name"], "players": t["players"]} for t in view["teams"]]
     return {"holding": view, "season": season, "approved": [m for m in lg.members.all() if m["status"] == "approved"],
-            "present": registered,
-            "spec": json.dumps({"rules": "club", "season": season["id"], "stage": "qualifying",
-                                "game_day": view["id"], "teams": spec_teams}, ensure_ascii=False, indent=2)}
+            "present": registered, "games": lg.games.holding_games(view["id"])}
 
 
 def _rating(sid: str) -> dict:
@@ -82,7 +78,7 @@ def _rating(sid: str) -> dict:
     data = lg.results.rating(season["id"])
     top = request.args.get("top", "")
     n = int(top) if top.isascii() and top.isdigit() and int(top) > 0 else CHART_TOP
-    return {"season": season, "rating": data, "chart": progress_chart(data["rating"][:n], data["days"]),
+    return {"season": season, "rating": data, "chart": progress_chart(data["rating"][:n], data["days"], played=data["played_days"]),
             "top": n, "members": lg.members.all()}
 
 
@@ -135,7 +131,22 @@ def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 2
         return render_template("admin/missing.html", t=t, lang=t.lang, page=page, message=exc.message,
                                csrf=csrf_token()), exc.status
     return render_template(template, t=t, lang=t.lang, page=page, error=error, csrf=csrf_token(),
-                           notice=session.pop("admin_notice", None), **kwargs, **context), status
+                           notice=session.pop("admin_notice", None), warnings=session.pop("admin_warnings", []),
+                           **kwargs, **context), status
+
+
+def refusal(t: Any, exc: InputError) -> str:
+    """A refusal in the page's language when the catalogs have its words (`refusal.<code>`,
+    filled with the names it carries), else the service's message."""
+    key = "refusal." + exc.code
+    values = getattr(exc, "values", None) or {}
+    said = t(key, **values)
+    return exc.message if said == t.prefix + key else said
+
+
+def warning_text(t: Any, w: dict) -> str:
+    """A warning said when a game is made ({"code", names…}), in the page's language."""
+    return t("warning." + w["code"], **{k: v for k, v in w.items() if k != "code"})
 
 
 def _page_view(name: str) -> Callable:
@@ -160,7 +171,9 @@ def action(rule: str, back: str) -> Callable:
                 return render(back, _page_args(back, kwargs), error=t("error.csrf"), status=400)
             try:
                 target = fn(league(), request.form, **kwargs)
-            except (InputError, StorageError) as exc:
+            except InputError as exc:
+                return render(back, _page_args(back, kwargs), error=refusal(t, exc), status=exc.status)
+            except StorageError as exc:
                 return render(back, _page_args(back, kwargs), error=exc.message, status=exc.status)
             session["admin_notice"] = t("notice.saved")
             return redirect(target, 303)
@@ -267,7 +280,8 @@ def season_create(lg: League, form: MultiDict) -> str:
 
 @action("/seasons/<sid>/days", "season")
 def season_day(lg: League, form: MultiDict, sid: str) -> str:
-    lg.seasons.set_day(sid, _body(day=_num(form.get("day")), sunday=form.get("sunday"), reason=_opt(form, "reason")))
+    lg.seasons.set_day(sid, _body(day=_num(form.get("day")), sunday=form.get("sunday"), reason=_opt(form, "reason"),
+                                  confirm=form.get("confirm") == "on"))
     return url_for("admin.season", sid=sid)
 
 
@@ -296,8 +310,30 @@ def pay(lg: League, form: MultiDict, hid: str, rid: int) -> str:
 
 @action("/holdings/<hid>/registrations/<int:rid>/withdraw", "holding")
 def withdraw(lg: League, form: MultiDict, hid: str, rid: int) -> str:
-    lg.holdings.withdraw(rid, _body(reason=_opt(form, "reason")))
+    lg.holdings.withdraw(rid, _body(reason=_opt(form, "reason"), confirm=form.get("confirm") == "on"))
     return url_for("admin.holding", hid=hid)
+
+
+@action("/holdings/<hid>/game", "holding")
+def make_game(lg: League, form: MultiDict, hid: str) -> str:
+    """The holding's club game from its formed teams; the panel then plays it."""
+    made = lg.games.make_holding_game(hid, _body(title=_opt(form, "title"), target=_num(form.get("target"))))
+    _warn(made["warnings"])
+    return url_for("admin.holding", hid=hid) + "#games"
+
+
+@action("/seasons/<sid>/final/games", "final")
+def make_final_games(lg: League, form: MultiDict, sid: str) -> str:
+    t = translator(lang())
+    made = lg.games.make_final_games(sid, _body(title=_opt(form, "title"), target=_num(form.get("target")),
+                                                names={"club": t("final.club"), "central_table": t("final.central_table")}))
+    _warn(made["warnings"])
+    return url_for("admin.final", sid=sid) + "#final-games"
+
+
+def _warn(warnings: list[dict]) -> None:
+    t = translator(lang())
+    session["admin_warnings"] = [warning_text(t, w) for w in warnings]
 
 
 @action("/holdings/<hid>/form", "holding")

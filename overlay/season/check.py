@@ -104,5 +104,11 @@ def game_ids(value: Any, where: str, *, lo: int, hi: int) -> list[str]:
     return [text(v, f"{where}[{i}]", limit=40) for i, v in enumerate(value)]  # type: ignore[misc]
 
 
-def rule(code: str, message: str) -> RuleError:
-    return RuleError(code, message)
+def rule(code: str, message: str, **values: Any) -> RuleError:
+    return RuleError(code, message, **values)
+
+
+def refuse(code: str, message: str, **values: Any) -> RuleError:
+    """A refusal the pages say from the catalogs: `league.refusal.<code>` with `values` (names,
+    dates; never ids) filled in; `message` is the API's English text."""
+    return RuleError(code, message, **values)

@@ -26,7 +26,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
     ids = approved_members(srv, PLAYERS)
     sid = ok(srv, "POST", "/api/seasons", {"name": "Сезон 2026", "qualifying_days": 3}, 201)["id"]
     for day, sunday in ((1, "2026-03-01"), (2, "2026-03-08")):
-        ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": day, "sunday": sunday})
+        ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": day, "sunday": sunday, "confirm": True})
     for day, wins in ((1, [True, True, False, True]), (2, [True, False, True, True])):
         holding = f"{sid}-d{day}-sun"
         for name in PLAYERS:
