@@ -1,0 +1,117 @@
+"""A league game from the pages only, in the system Chromium against a real server (issue 25):
+the holding page forms the teams and makes the game, the panel plays it, the rating page counts
+it per day; the panel's setup form makes a game for the holding too. The members, the season and
+the registrations are there before (made through the API by the fixture); everything the test
+does, it does by clicking."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from tests.browser.helpers import PanelPage
+from tests.support import Server
+
+from .helpers import approved_members, ok
+
+pytestmark = pytest.mark.browser
+
+T1 = ["Анна Андреева", "Борис Бойко", "Вера Волкова", "Глеб Гаврилов"]
+T2 = ["Дина Дорохова", "Егор Ефимов", "Жанна Жилина", "Захар Зимин"]
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict]]:
+    srv = Server(tmp_path_factory.mktemp("league-game") / "data", demo=False).start()
+    ids = approved_members(srv, T1 + T2)
+    sid = ok(srv, "POST", "/api/seasons", {"name": "Весна 2027", "qualifying_days": 3}, 201)["id"]
+    ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2027-03-07"})
+    hid = f"{sid}-d1-sun"
+    for team, names in (("Сфинкс", T1), ("Ворон", T2)):
+        ok(srv, "POST", f"/api/holdings/{hid}/registrations", {"team": team, "members": [ids[n] for n in names]}, 201)
+    yield srv, {"season": sid, "holding": hid, "ids": ids}
+    srv.stop()
+
+
+@pytest.fixture
+def context(chromium: Browser) -> Iterator[BrowserContext]:
+    ctx = chromium.new_context(viewport={"width": 1400, "height": 1000}, locale="ru-RU")
+    yield ctx
+    ctx.close()
+
+
+def test_a_holding_game_made_and_played_from_the_pages_counts(league: tuple[Server, dict], context: BrowserContext):
+    srv, d = league
+    panel = PanelPage(context.new_page(), srv).open()   # logs in: the admin pages share the login
+    page = panel.page
+
+    # the holding page: form the teams, then make the game from them (no JSON anywhere)
+    page.goto(f"{srv.url}/control/admin/holdings/{d['holding']}")
+    assert "/api/games" not in page.content()
+    expect(page.locator("#make-game")).to_have_count(0)        # no teams yet: nothing to make
+    page.click("#form-teams button[type=submit]")
+    expect(page.locator("#make-game")).to_be_visible()
+    page.fill("#make-game input[name=target]", "2")
+    page.click("#make-game button[type=submit]")
+    games = page.locator("#holding-games tbody tr[data-game]")
+    expect(games).to_have_count(1)
+    game = games.first.get_attribute("data-game")
+    expect(games.first).to_contain_text("Весна 2027 · День 1")
+    expect(page.locator("#warnings")).to_have_count(0)          # every player is a member
+
+    # the panel: put it on air, seat Сфинкс, two correct answers; Ворон writes one correct answer
+    page.goto(f"{srv.url}/control/setup")
+    page.click(f'#games-body button[data-game="{game}"]')
+    expect(page.locator(f'#games-body tr[data-game="{game}"]')).to_contain_text("В ЭФИРЕ")
+    page.goto(f"{srv.url}/control/club")
+    panel.wait_rev(0, game)
+    page.locator('#candidates [data-team="t1"]').click()
+    panel.click(panel.button("seat"), rev=1)
+    page.locator('.sector-chip[data-sector="1"]').click()
+    panel.wait_rev(2)
+    page.keyboard.press("Space")
+    panel.wait_rev(3)
+    panel.click(panel.button("correct"), rev=4)
+    page.keyboard.press("2")
+    page.keyboard.press("Enter")                                # marks table 2 (Ворон)
+    page.keyboard.press("Enter")                                # records the club tables
+    panel.wait_rev(5)
+    page.locator('.sector-chip[data-sector="2"]').click()
+    panel.wait_rev(6)
+    page.keyboard.press("Space")
+    panel.wait_rev(7)
+    panel.click(panel.button("correct"), rev=8)
+    expect(page.locator("#finished")).to_contain_text("2:0")
+    page.locator(f'#best-picker .player[data-player="{T1[1]}"]').click()
+    panel.wait_rev(9)
+
+    # the rating page: Сфинкс 2 + 2 at the Central Table = 4 each, Ворон 1 each; days 2–3 unplayed
+    page.goto(f"{srv.url}/control/admin/seasons/{d['season']}/rating?lang=ru")
+    rows = page.locator("#rating tbody tr")
+    expect(rows).to_have_count(8)
+    for name, points in [(n, 4) for n in T1] + [(n, 1) for n in T2]:
+        row = rows.filter(has_text=name)
+        cells = row.locator("td.num")
+        expect(cells.nth(0)).to_have_text(str(points))
+        expect(cells.nth(2)).to_have_text(str(points))          # day 1: that day's points
+        expect(cells.nth(3)).to_have_text("—")                  # day 2: not played
+    expect(page.locator(f'g.series[data-player="{T1[0]}"]')).to_have_attribute("data-values", "4")
+    expect(page.locator("#ignored")).to_have_count(0)
+
+    # the setup form: a league game picked by its holding fills season, stage, game day and teams
+    page.goto(f"{srv.url}/control/setup")
+    page.check("#f-rules-club")
+    expect(page.locator("#f-league option", has_text="Весна 2027")).to_have_text(
+        ["Весна 2027 · день 1 · вс 2027-03-07", "Весна 2027 · день 1 · ср 2027-03-10"])
+    page.select_option("#f-league", d["holding"])
+    expect(page.locator(".team-row .team-name").first).to_have_value("Сфинкс")
+    expect(page.locator(".team-row .team-players").nth(1)).to_have_value(", ".join(T2))
+    expect(page.locator("#f-game-day")).to_have_value(d["holding"])
+    page.click("#f-create")
+    created = page.locator("#f-created")
+    expect(created).to_be_visible()
+    expect(page.locator("#f-errors .warn")).to_have_count(0)
+    state = srv.state(created.get_attribute("data-game"))       # reading what was made
+    assert (state["season"], state["stage"], state["game_day"]) == (d["season"], "qualifying", d["holding"])
+    assert not panel.errors, panel.errors
