@@ -133,6 +133,21 @@ def test_a_correction_or_choice_naming_no_member_is_refused(srv: Server, league:
     assert row["points"] == 2 and len(after["rating"]) == 15
 
 
+def test_the_pages_say_these_refusals_in_the_operators_language(srv: Server, league: dict, browser):
+    sid = league["sid"]
+    token = csrf_of(browser.get(srv.url + f"/control/admin/seasons/{sid}/rating?lang=ru", timeout=10).text)
+    r = browser.post(srv.url + f"/control/admin/seasons/{sid}/adjust", timeout=10, data={
+        "csrf": token, "player": "Несуществующий Игрок", "points": "2", "day": "1", "reason": "апелляция"})
+    assert r.status_code == 422
+    assert "«Несуществующий Игрок» — не член клуба" in r.text and "Не сделано" in r.text
+    browser.get(srv.url + f"/control/admin/seasons/{sid}?lang=uk", timeout=10)
+    r = browser.post(srv.url + f"/control/admin/seasons/{sid}/days", timeout=10,
+                     data={"csrf": token, "day": "3", "sunday": "2026-11-29"})
+    assert r.status_code == 422 and "2026-11-29 уже минуло" in r.text and "Підтверджую" in r.text
+    browser.get(srv.url + f"/control/admin/seasons/{sid}?lang=ru", timeout=10)
+    assert len(ok(srv, "GET", f"/api/seasons/{sid}")["days"]) == 2
+
+
 def test_per_day_columns_and_the_chart_stop_at_the_last_played_day(srv: Server, league: dict, browser):
     sid, ids = league["sid"], league["ids"]
     data = ok(srv, "GET", f"/api/seasons/{sid}/rating")
