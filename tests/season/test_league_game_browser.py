@@ -115,3 +115,91 @@ def test_a_holding_game_made_and_played_from_the_pages_counts(league: tuple[Serv
     state = srv.state(created.get_attribute("data-game"))       # reading what was made
     assert (state["season"], state["stage"], state["game_day"]) == (d["season"], "qualifying", d["holding"])
     assert not panel.errors, panel.errors
+
+
+def test_the_season_goes_on_to_the_final_from_the_pages(league: tuple[Server, dict], context: BrowserContext):
+    """After the first test's game: a rename, a correction, the Final's teams, its two games made
+    on the Final page and played in the panel, the Crystal Sphinx — and the rating equals the
+    hand count throughout (Сфинкс 2 correct + 2 at the Central Table = 4; Ворон 1; +3 to Дина)."""
+    srv, d = league
+    ids = d["ids"]
+    panel = PanelPage(context.new_page(), srv).open()
+    page = panel.page
+    renamed = "Анна Андреева-Бойко"
+
+    # a rename on the members page: only the name changes
+    page.goto(f"{srv.url}/control/admin/members")
+    row = page.locator(f"#m{ids[T1[0]]}")
+    row.locator("summary").click()
+    edit = row.locator('form[action$="/edit"]')
+    edit.locator("input[name=name]").fill(renamed)
+    edit.locator("input[name=reason]").fill("сменила фамилию")
+    edit.locator("button[type=submit]").click()
+    expect(page.locator(f"#m{ids[T1[0]]}")).to_contain_text(renamed)
+
+    # a correction on the rating page, by the member's number
+    page.goto(f"{srv.url}/control/admin/seasons/{d['season']}/rating")
+    form = page.locator("#adjust-form")
+    form.locator("input[name=player]").fill(str(ids[T2[0]]))
+    form.locator("input[name=points]").fill("3")
+    form.locator("input[name=reason]").fill("апелляция: ответ засчитан")
+    form.locator("button[type=submit]").click()
+    hand = {renamed: 4, **{n: 4 for n in T1[1:]}, T2[0]: 4, **{n: 1 for n in T2[1:]}}
+    rows = page.locator("#rating tbody tr")
+    expect(rows).to_have_count(8)
+    for name, points in hand.items():
+        expect(rows.filter(has_text=name).locator("td.num").first).to_have_text(str(points))
+    expect(rows.filter(has_text=T1[0])).to_have_count(1)           # one row, under today's name
+    expect(rows.filter(has_text=renamed).locator("td").first).to_have_text("1")
+
+    # the Final's teams: Борис was named best player; the administration fills the Central Table
+    page.goto(f"{srv.url}/control/admin/seasons/{d['season']}/final")
+    choice = page.locator("#choice-form")
+    choice.locator("select[name=kind]").select_option("central_fill")
+    fill = [ids[n] for n in (T1[0], T1[2], T1[3], T2[0], T2[1])]
+    choice.locator("select[name=member]").select_option([str(m) for m in fill])
+    choice.locator("input[name=reason]").fill("решение правления")
+    choice.locator("button[type=submit]").click()
+    expect(page.locator("#central-team .final-team li")).to_have_count(6)
+    expect(page.locator("#central-team")).to_contain_text(renamed)
+    expect(page.locator("#club-team .final-team li")).to_have_count(2)  # Жанна, Захар: 4 places for a selection game
+
+    page.fill("#make-final-games input[name=target]", "1")
+    page.click("#make-final-games button[type=submit]")
+    finals = page.locator("#final-games tbody tr")
+    expect(finals).to_have_count(2)
+    expect(page.locator("#warnings")).to_contain_text("Составы финала ещё не окончательны")
+    club_game, central_game = (finals.nth(i).locator("td").nth(1).inner_text() for i in (0, 1))
+
+    # the panel plays both: the Club team wins 1:0, then the Central Table team loses 0:1
+    for game, verdict in ((club_game, "correct"), (central_game, "incorrect")):
+        page.goto(f"{srv.url}/control/setup")
+        page.click(f'#games-body button[data-game="{game}"]')
+        if page.locator("#on-air-yes").is_visible():
+            page.click("#on-air-yes")
+        expect(page.locator(f'#games-body tr[data-game="{game}"]')).to_contain_text("В ЭФИРЕ")
+        page.goto(f"{srv.url}/control/")
+        panel.wait_rev(0, game)
+        page.locator('.sector[data-sector="1"]').click()
+        panel.wait_rev(1)
+        panel.click(panel.button("start_timer"), rev=2)
+        panel.click(panel.button(verdict), rev=3)
+
+    page.goto(f"{srv.url}/control/admin/seasons/{d['season']}/final")
+    expect(page.locator("#final-winner")).to_contain_text("Команда Клуба")
+    expect(page.locator("#winners li")).to_have_text([T2[2], T2[3]])
+    award = page.locator("#award-form")
+    award.locator("select[name=player]").select_option(str(ids[T2[3]]))
+    award.locator("input[name=reason]").fill("лучший в финале")
+    award.locator("button[type=submit]").click()
+    expect(page.locator("#sphinx")).to_contain_text(T2[3])
+
+    # the CSV the administration downloads says the same as the hand count
+    page.goto(f"{srv.url}/control/admin/seasons/{d['season']}/rating")
+    with page.expect_download() as download:
+        page.click("#rating-csv")
+    text = open(download.value.path(), encoding="utf-8-sig").read()
+    for name, points in hand.items():
+        assert any(line.split(",")[1] == name and line.split(",")[3] == str(points) for line in text.splitlines()), name
+    assert T1[0] + "," not in text
+    assert not panel.errors, panel.errors
