@@ -108,10 +108,13 @@ def test_a_holding_game_made_and_played_from_the_pages_counts(league: tuple[Serv
     expect(page.locator(".team-row .team-name").first).to_have_value("Сфинкс")
     expect(page.locator(".team-row .team-players").nth(1)).to_have_value(", ".join(T2))
     expect(page.locator("#f-game-day")).to_have_value(d["holding"])
+    page.locator(".team-row .team-players").nth(1).fill(", ".join(T2[:3] + ["Гость Клуба"]))
     page.click("#f-create")
     created = page.locator("#f-created")
     expect(created).to_be_visible()
-    expect(page.locator("#f-errors .warn")).to_have_count(0)
+    # a player who is no member is said when the game is made, in the operator's words
+    expect(page.locator("#f-errors .warn")).to_have_text(
+        ["Гость Клуба («Ворон») не найден среди членов клуба: в рейтинге будет отдельной строкой по имени."])
     state = srv.state(created.get_attribute("data-game"))       # reading what was made
     assert (state["season"], state["stage"], state["game_day"]) == (d["season"], "qualifying", d["holding"])
     assert not panel.errors, panel.errors
