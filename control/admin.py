@@ -136,9 +136,9 @@ def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 2
 
 
 def refusal(t: Any, exc: InputError) -> str:
-    """A refusal in the page's language when the catalogs have its words (`refusal.<code>`,
-    filled with the names it carries), else the service's message."""
-    key = "refusal." + exc.code
+    """A refusal in the page's language when the catalogs have its words (`err.<code>`, filled
+    with the names it carries), else the service's message."""
+    key = "err." + exc.code
     values = getattr(exc, "values", None) or {}
     said = t(key, **values)
     return exc.message if said == t.prefix + key else said

@@ -105,10 +105,6 @@ def game_ids(value: Any, where: str, *, lo: int, hi: int) -> list[str]:
 
 
 def rule(code: str, message: str, **values: Any) -> RuleError:
-    return RuleError(code, message, **values)
-
-
-def refuse(code: str, message: str, **values: Any) -> RuleError:
-    """A refusal the pages say from the catalogs: `league.refusal.<code>` with `values` (names,
-    dates; never ids) filled in; `message` is the API's English text."""
+    """A refusal by the rules; the pages say it from the catalogs (`league.err.<code>` with the
+    `values` it names: names and dates, not ids); `message` is the API's English text."""
     return RuleError(code, message, **values)

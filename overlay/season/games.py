@@ -49,7 +49,7 @@ class GameMaker:
         target = check.whole(body.get("target", 6), "target", 1, 20)
         teams = [t for t in self.holdings.teams(holding["id"]) if t["members"]]
         if len(teams) < 2:
-            raise check.refuse("holding_no_teams", "Form the holding's teams first: a club game needs at least two.",
+            raise check.rule("holding_no_teams", "Form the holding's teams first: a club game needs at least two.",
                                date=holding["date"])
         spec = {"rules": "club", "title": title or holding["id"], "target": target, "season": holding["season_id"],
                 "stage": Stage.QUALIFYING.value, "game_day": holding["id"],
@@ -73,13 +73,13 @@ class GameMaker:
         existing = {live.game.meta.get("final_team") for live in self.lives(season["id"], rules="tv")
                     if live.game.meta.get("stage") == Stage.FINAL}
         if existing & set(FINAL_TEAMS):
-            raise check.refuse("final_games_exist", "The Final's games are already made (see the Final page).")
+            raise check.rule("final_games_exist", "The Final's games are already made (see the Final page).")
         teams = self.final_teams(season["id"])
         made, warnings = [], []
         for team in FINAL_TEAMS:
             players = teams[team]
             if not players:
-                raise check.refuse("final_team_empty", f"The {team} team has no players yet.")
+                raise check.rule("final_team_empty", f"The {team} team has no players yet.")
             name = check.text(names.get(team) or team, f"names.{team}")
             spec = {"rules": "tv", "title": f"{title} · {name}", "target": target, "season": season["id"],
                     "stage": Stage.FINAL.value, "final_team": team,
@@ -128,7 +128,7 @@ class GameMaker:
                     if mid is None:
                         continue
                     if mid in seen:
-                        raise check.refuse("member_in_two_teams",
+                        raise check.rule("member_in_two_teams",
                                            f"{by_id[mid]['name']} is in two teams' line-ups ({seen[mid]}, {team['name']}).",
                                            player=by_id[mid]["name"], team=seen[mid], other=team["name"])
                     seen[mid] = team["name"]
@@ -145,7 +145,7 @@ class GameMaker:
         if given is not None:
             for mid in given:
                 if mid is not None and mid not in by_id:
-                    raise check.InputError("unknown_member", f"{team}: there is no member {mid}.")
+                    raise check.InputError("unknown_member", f"{team}: there is no member {mid}.", member=mid)
             out = list(given)
         else:
             out = []

@@ -146,7 +146,7 @@ class Holdings:
         played = self._played(holding["id"], ids)
         if played and not confirm:
             who = reg["team_name"] or ", ".join(p["name"] for p in reg["players"])
-            raise check.refuse("withdraw_played",
+            raise check.rule("withdraw_played",
                                f"{who} already played at this holding ({', '.join(played)}): the points of those "
                                "games stay in the rating and the players leave their teams. Confirm to withdraw.",
                                who=who, games=", ".join(played))
@@ -243,13 +243,13 @@ class Holdings:
             return
         other, other_holding = self.registration(clash["registration_id"])
         who = other["team_name"] or ", ".join(p["name"] for p in other["players"])
-        raise check.refuse("receipt_taken", f"Receipt {receipt} is already recorded for {who} "
+        raise check.rule("receipt_taken", f"Receipt {receipt} is already recorded for {who} "
                            f"({other_holding['date']}).", receipt=receipt, who=who, date=other_holding["date"])
 
     def _unpay(self, reg: dict, holding: dict, body: dict) -> dict:
         """A recorded fee corrected to 0: the registration is unpaid again (a recorded correction)."""
         if reg["payment"] is None:
-            raise check.refuse("fee_not_paid", "No fee is recorded for this registration: nothing to undo.")
+            raise check.rule("fee_not_paid", "No fee is recorded for this registration: nothing to undo.")
         why = check.reason(body.get("reason"))
         core = self.core
         with core.store.transaction() as db:
