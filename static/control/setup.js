@@ -286,7 +286,7 @@ function clubSpec(errors) {
   if (!day) errors.push(t("setup.err.game_day"));
   const league = leagueHolding();
   // a league game: season and stage with the holding, so it counts in the season's rating
-  return league ? { teams, game_day: league.id, season: league.season, stage: "qualifying" } : { teams, game_day: day };
+  return league ? { teams, game_day: league.id, season: league.season, stage: $("f-stage").value } : { teams, game_day: day };
 }
 
 // ---- a league game: the holding (season, game day) and its formed teams -----------------------
@@ -325,6 +325,7 @@ async function loadLeague() {
 async function chooseHolding() {
   const league = leagueHolding();
   $("f-game-day").readOnly = !!league;
+  $("f-stage-box").hidden = !league;
   if (!league) return;
   $("f-game-day").value = league.id;
   const r = await api("GET", `/api/holdings/${encodeURIComponent(league.id)}/teams`);

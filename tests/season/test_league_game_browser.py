@@ -108,6 +108,8 @@ def test_a_holding_game_made_and_played_from_the_pages_counts(league: tuple[Serv
     expect(page.locator(".team-row .team-name").first).to_have_value("Сфинкс")
     expect(page.locator(".team-row .team-players").nth(1)).to_have_value(", ".join(T2))
     expect(page.locator("#f-game-day")).to_have_value(d["holding"])
+    expect(page.locator("#f-stage")).to_be_visible()
+    expect(page.locator("#f-stage")).to_have_value("qualifying")
     page.locator(".team-row .team-players").nth(1).fill(", ".join(T2[:3] + ["Гость Клуба"]))
     page.click("#f-create")
     created = page.locator("#f-created")
