@@ -50,7 +50,7 @@ class GameMaker:
         teams = [t for t in self.holdings.teams(holding["id"]) if t["members"]]
         if len(teams) < 2:
             raise check.rule("holding_no_teams", "Form the holding's teams first: a club game needs at least two.",
-                               date=holding["date"])
+                             date=holding["date"])
         spec = {"rules": "club", "title": title or holding["id"], "target": target, "season": holding["season_id"],
                 "stage": Stage.QUALIFYING.value, "game_day": holding["id"],
                 "teams": [{"id": t["id"], "name": t["name"], "players": t["players"], "members": t["members"]}
@@ -129,8 +129,8 @@ class GameMaker:
                         continue
                     if mid in seen:
                         raise check.rule("member_in_two_teams",
-                                           f"{by_id[mid]['name']} is in two teams' line-ups ({seen[mid]}, {team['name']}).",
-                                           player=by_id[mid]["name"], team=seen[mid], other=team["name"])
+                                         f"{by_id[mid]['name']} is in two teams' line-ups ({seen[mid]}, {team['name']}).",
+                                         player=by_id[mid]["name"], team=seen[mid], other=team["name"])
                     seen[mid] = team["name"]
         elif spec.get("experts"):
             experts = spec["experts"]

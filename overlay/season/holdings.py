@@ -147,9 +147,9 @@ class Holdings:
         if played and not confirm:
             who = reg["team_name"] or ", ".join(p["name"] for p in reg["players"])
             raise check.rule("withdraw_played",
-                               f"{who} already played at this holding ({', '.join(played)}): the points of those "
-                               "games stay in the rating and the players leave their teams. Confirm to withdraw.",
-                               who=who, games=", ".join(played))
+                             f"{who} already played at this holding ({', '.join(played)}): the points of those "
+                             "games stay in the rating and the players leave their teams. Confirm to withdraw.",
+                             who=who, games=", ".join(played))
         removed = [(t["id"], m) for t in self.teams(holding["id"]) for m in t["members"] if m in ids]
         core = self.core
         with core.store.transaction() as db:
@@ -244,7 +244,7 @@ class Holdings:
         other, other_holding = self.registration(clash["registration_id"])
         who = other["team_name"] or ", ".join(p["name"] for p in other["players"])
         raise check.rule("receipt_taken", f"Receipt {receipt} is already recorded for {who} "
-                           f"({other_holding['date']}).", receipt=receipt, who=who, date=other_holding["date"])
+                         f"({other_holding['date']}).", receipt=receipt, who=who, date=other_holding["date"])
 
     def _unpay(self, reg: dict, holding: dict, body: dict) -> dict:
         """A recorded fee corrected to 0: the registration is unpaid again (a recorded correction)."""

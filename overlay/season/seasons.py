@@ -68,17 +68,17 @@ class Seasons:
         today = dt.datetime.fromtimestamp(self.core.now() / 1000).date()
         if sunday < today:
             raise check.rule("day_in_past", f"{sunday.isoformat()} is in the past (today is {today.isoformat()}). "
-                               "Confirm to schedule it anyway.", date=sunday.isoformat(), today=today.isoformat())
+                             "Confirm to schedule it anyway.", date=sunday.isoformat(), today=today.isoformat())
         for h in self.holdings(season["id"]):
             if h["weekday"] != "sun" or h["day"] == day:
                 continue
             other = dt.date.fromisoformat(h["date"])
             if (h["day"] < day and other >= sunday) or (h["day"] > day and other <= sunday):
                 raise check.rule("day_out_of_order",
-                                   f"Game day {day} on {sunday.isoformat()} would come "
-                                   f"{'before' if h['day'] < day else 'after'} game day {h['day']} ({h['date']}). "
-                                   "Confirm to schedule it anyway.",
-                                   day=day, date=sunday.isoformat(), other=h["day"], other_date=h["date"])
+                                 f"Game day {day} on {sunday.isoformat()} would come "
+                                 f"{'before' if h['day'] < day else 'after'} game day {h['day']} ({h['date']}). "
+                                 "Confirm to schedule it anyway.",
+                                 day=day, date=sunday.isoformat(), other=h["day"], other_date=h["date"])
 
     def create(self, body: Any) -> dict:
         body = check.obj(body, {"name", "qualifying_days", "fees"}, {"name"})
