@@ -51,7 +51,7 @@ def _values(t: Translator, a: dict, names: Names) -> dict[str, Any]:
     elif kind == "registered":
         players = _who(names, b.get("members", []))
         v.update(n=b.get("registration", ""), what=f"{t('kind.team')} «{b['team']}»: {players}" if b.get("team") else players)
-    elif kind == "registration_withdrawn":
+    elif kind in ("registration_withdrawn", "fee_undone"):
         v.update(n=b.get("registration", ""))
     elif kind in ("absent", "present"):
         v.update(name=_who(names, b.get("member")))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -75,12 +74,9 @@ def _holding(hid: str) -> dict:
     # a member plays one holding per game day: only those not registered on this day can be registered
     same_day = [h["id"] for h in lg.seasons.holdings(season["id"]) if h["day"] == view["day"]]
     taken = {p["member"] for hid_ in same_day for r in lg.holdings.registrations(hid_) for p in r["players"]}
-    spec_teams = [{"id": t["id"], "name": t["name"], "players": t["players"]} for t in view["teams"]]
     return {"holding": view, "season": season,
             "free": [m for m in lg.members.all() if m["status"] == "approved" and m["id"] not in taken],
-            "present": registered,
-            "spec": json.dumps({"rules": "club", "season": season["id"], "stage": "qualifying",
-                                "game_day": view["id"], "teams": spec_teams}, ensure_ascii=False, indent=2)}
+            "present": registered, "games": lg.games.holding_games(view["id"])}
 
 
 def _rating(sid: str) -> dict:
@@ -89,7 +85,7 @@ def _rating(sid: str) -> dict:
     data = lg.results.rating(season["id"])
     top = request.args.get("top", "")
     n = int(top) if top.isascii() and top.isdigit() and int(top) > 0 else CHART_TOP
-    return {"season": season, "rating": data, "chart": progress_chart(data["rating"][:n], data["days"]),
+    return {"season": season, "rating": data, "chart": progress_chart(data["rating"][:n], data["days"], played=data["played_days"]),
             "top": n, "members": lg.members.all()}
 
 
@@ -149,7 +145,13 @@ def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 2
         names = {m["id"]: m["name"] for m in league().members.all()}
         context["actions"] = sentences(t, context["actions"], names)
     return render_template(template, t=t, lang=t.lang, page=page, error=error, csrf=csrf_token(), sent=sent or MultiDict(),
-                           notice=session.pop("admin_notice", None), **kwargs, **context), status
+                           notice=session.pop("admin_notice", None), warnings=session.pop("admin_warnings", []),
+                           **kwargs, **context), status
+
+
+def warning_text(t: Any, w: dict) -> str:
+    """A warning said when a game is made ({"code", names…}), in the page's language."""
+    return t("warning." + w["code"], **{k: v for k, v in w.items() if k != "code"})
 
 
 def _page_view(name: str) -> Callable:
@@ -307,7 +309,8 @@ def season_create(lg: League, form: MultiDict) -> str:
 
 @action("/seasons/<sid>/days", "season")
 def season_day(lg: League, form: MultiDict, sid: str) -> str:
-    lg.seasons.set_day(sid, _body(day=_num(form.get("day")), sunday=form.get("sunday"), reason=_opt(form, "reason")))
+    lg.seasons.set_day(sid, _body(day=_num(form.get("day")), sunday=form.get("sunday"), reason=_opt(form, "reason"),
+                                  confirm=form.get("confirm") == "on"))
     return url_for("admin.season", sid=sid)
 
 
@@ -336,8 +339,30 @@ def pay(lg: League, form: MultiDict, hid: str, rid: int) -> str:
 
 @action("/holdings/<hid>/registrations/<int:rid>/withdraw", "holding")
 def withdraw(lg: League, form: MultiDict, hid: str, rid: int) -> str:
-    lg.holdings.withdraw(rid, _body(reason=_opt(form, "reason")))
+    lg.holdings.withdraw(rid, _body(reason=_opt(form, "reason"), confirm=form.get("confirm") == "on"))
     return url_for("admin.holding", hid=hid)
+
+
+@action("/holdings/<hid>/game", "holding")
+def make_game(lg: League, form: MultiDict, hid: str) -> str:
+    """The holding's club game from its formed teams; the panel then plays it."""
+    made = lg.games.make_holding_game(hid, _body(title=_opt(form, "title"), target=_num(form.get("target"))))
+    _warn(made["warnings"])
+    return url_for("admin.holding", hid=hid) + "#games"
+
+
+@action("/seasons/<sid>/final/games", "final")
+def make_final_games(lg: League, form: MultiDict, sid: str) -> str:
+    t = translator(lang())
+    made = lg.games.make_final_games(sid, _body(title=_opt(form, "title"), target=_num(form.get("target")),
+                                                names={"club": t("final.club"), "central_table": t("final.central_table")}))
+    _warn(made["warnings"])
+    return url_for("admin.final", sid=sid) + "#final-games"
+
+
+def _warn(warnings: list[dict]) -> None:
+    t = translator(lang())
+    session["admin_warnings"] = [warning_text(t, w) for w in warnings]
 
 
 @action("/holdings/<hid>/form", "holding")

@@ -56,6 +56,7 @@ class Live:
     warned: bool = False  # "10 seconds left" already announced for the running timer
     # revs the clock made (time-ups): a press based on the rev just before one is not stale
     clock_revs: set[int] = field(default_factory=set)
+    warnings: list[dict] = field(default_factory=list)  # said when the game was made (not stored)
 
     def public(self, now: int, retired: bool = False) -> dict:
         return public_view(self.game, self.rev, now, retired)
@@ -68,6 +69,9 @@ class Live:
 
 
 Listener = Callable[[Change], None]
+# Looks at a checked spec before the game is made and may complete it (the league stores each
+# player's member id); returns warnings for the operator ({"code": ..., values}), raises to refuse.
+Preparer = Callable[[dict], list[dict]]
 
 
 class Sessions:
@@ -78,6 +82,7 @@ class Sessions:
         self.lock = threading.RLock()
         self.games: dict[str, Live] = {}
         self.listeners: list[Listener] = []
+        self.preparers: list[Preparer] = []
         self.media_url: Callable[[Any], str | None] = lambda value: None  # set by the app (overlay.media.library)
         self._load()
         # read on every broadcast and answer: kept here, written through by set_on_air
@@ -146,8 +151,9 @@ class Sessions:
         with self.lock:
             if spec["rules"] == "club" and "lost_before" not in body:
                 spec["lost_before"] = self._lost_on_game_day(spec)
+            warnings = [w for prepare in self.preparers for w in prepare(spec)]
             game_id = self.store.create_game(spec, self.clock())
-            live = Live(game_id, spec, new_game(game_id, spec), 0)
+            live = Live(game_id, spec, new_game(game_id, spec), 0, warnings=warnings)
             self.games[game_id] = live
             self._notify(Change("create", game_id, 0, [], None, live.game, source=source))
             return live

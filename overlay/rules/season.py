@@ -231,6 +231,7 @@ class Basis(StrEnum):
     PROPOSED_FILL = "proposed_fill"  # …no fill yet: highest-rated others, to be confirmed
     CLAIM = "claim"                  # an extra best player's claimed Club team place
     RATING = "rating"                # highest-rated not in the Central Table team
+    TIE_DECISION = "tie_decision"    # equal points at the Club team's cut: the administration's decision
 
 
 class Pending(StrEnum):
@@ -267,7 +268,8 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
                         central_pick: AdminChoice | None = None,
                         central_fill: AdminChoice | None = None,
                         club_claims: AdminChoice | None = None,
-                        declined: AdminChoice | None = None) -> FinalTeams:
+                        declined: AdminChoice | None = None,
+                        club_tie: AdminChoice | None = None) -> FinalTeams:
     """The Central Table team and the Club team for the Final, by §6.
 
     `rating`: the season's rating; `best`: the season's best players of the Central Table.
@@ -275,7 +277,8 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
     `central_fill`: the players it adds when fewer than six are; `club_claims`: the extra best
     players (at most three) given Club team places; `declined`: players who refused the Final.
     A player entitled to a Club team place who declines leaves the place free for a selection
-    game (it is not filled from the rating)."""
+    game (it is not filled from the rating). `club_tie`: when the Club team's cut splits equal
+    points, the tied players the administration gives the remaining places (§6 Disputes)."""
     best = _distinct(best, "the best players")
     points = {r.player.key: r.points for r in rating}
     by_rating = [r.player for r in sorted(rating, key=rating_order)]
@@ -342,10 +345,33 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
     pool = [p for p in by_rating if p.key not in central_keys and p.key not in claim_keys]
     places = TEAM_SIZE - len(claims)
     entitled = pool[:places]
+    decided: list[Player] = []
     if _cut_splits_tie(points, pool, places):
-        pending.append(Pending.RATING_TIE_CLUB)
+        if club_tie is None:
+            pending.append(Pending.RATING_TIE_CLUB)
+        else:
+            edge = points[pool[places - 1].key]
+            above = [p for p in entitled if points[p.key] > edge]
+            tied = [p for p in pool if points[p.key] == edge]
+            need = places - len(above)
+            names = ", ".join(p.name for p in tied)
+            if len(club_tie.players) != need:
+                raise RuleError("season.club_tie_count",
+                                f"the tie at the Club team's cut leaves {need} place(s) among {names}",
+                                n=need, players=names)
+            for p in club_tie.players:
+                if p.key not in {t.key for t in tied}:
+                    raise RuleError("season.club_tie_not_tied",
+                                    f"{p.name} is not among the tied players ({names})", player=p.name, players=names)
+            decided = list(club_tie.players)
+            entitled = above + decided
+            pool = entitled + [p for p in pool if p.key not in {e.key for e in entitled}]
+    elif club_tie is not None and club_tie.players:
+        raise RuleError("season.club_tie_none", "the Club team's cut splits no equal points: nothing to decide")
+    decided_keys = {p.key for p in decided}
     club = members(claims, Basis.CLAIM) + members(
-        (p for p in entitled if p.key not in out), Basis.RATING)
+        (p for p in entitled if p.key not in out and p.key not in decided_keys), Basis.RATING) + members(
+        (p for p in decided if p.key not in out), Basis.TIE_DECISION)
 
     # Declined places: a selection game for the next players by rating
     free = TEAM_SIZE - len(club)

@@ -14,6 +14,7 @@ from ..core.session import Sessions
 from ..core.store import Store
 from .core import Core, Notify
 from .finish import FinishOrder
+from .games import GameMaker
 from .holdings import Holdings
 from .imports import Setup
 from .members import Members
@@ -41,8 +42,10 @@ class League:
         self.finish = FinishOrder(self.core)
         self.results = Results(self.core, self.members, self.seasons, self.holdings, self.finish)
         self.series = SeriesBook(self.core, self.finish)
+        self.games = GameMaker(self.core, self.members, self.seasons, self.holdings, self.results.final_teams)
         self.finish.reconcile()
         sessions.subscribe(self.finish.on_change)
+        sessions.preparers.append(self.games.prepare)  # a league game's players are members by id
 
 
 def init_season(app: "Flask", svc: "Services") -> League:

@@ -139,6 +139,25 @@ def payment(rid: str) -> Any:
     return jsonify(registration=league().holdings.pay(_int(rid), body()))
 
 
+@bp.get("/holdings/<hid>/games")
+@operator_required
+def holding_games(hid: str) -> Any:
+    return jsonify(games=league().games.holding_games(hid))
+
+
+@bp.post("/holdings/<hid>/games")
+@operator_required
+def make_holding_game(hid: str) -> Any:
+    return jsonify(league().games.make_holding_game(hid, _optional_body())), 201
+
+
+def _optional_body() -> Any:
+    data = request.get_json(silent=True, force=True) if request.get_data(cache=True) else {}
+    if data is None:
+        raise InputError("bad_json", "The body is not valid JSON.")
+    return data
+
+
 @bp.get("/holdings/<hid>/teams")
 @operator_required
 def teams(hid: str) -> Any:
@@ -227,6 +246,12 @@ def final_choice(sid: str) -> Any:
 @operator_required
 def final(sid: str) -> Any:
     return jsonify(league().results.final(sid))
+
+
+@bp.post("/seasons/<sid>/final/games")
+@operator_required
+def make_final_games(sid: str) -> Any:
+    return jsonify(league().games.make_final_games(sid, _optional_body())), 201
 
 
 @bp.get("/seasons/<sid>/awards")

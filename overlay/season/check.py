@@ -107,4 +107,6 @@ def game_ids(value: Any, where: str, *, lo: int, hi: int) -> list[str]:
 
 
 def rule(code: str, message: str, **values: Any) -> RuleError:
+    """A refusal by the rules; the pages say it from the catalogs (`league.err.<code>` with the
+    `values` it names: names and dates, not ids); `message` is the API's English text."""
     return RuleError(code, message, **values)

@@ -141,11 +141,19 @@ class Holdings:
 
     def withdraw(self, registration_id: Any, body: Any) -> dict:
         reg, holding = self.registration(registration_id)
-        body = check.obj(body, {"reason"}, {"reason"})
+        body = check.obj(body, {"reason", "confirm"}, {"reason"})
         why = check.reason(body["reason"])
+        confirm = check.flag(body.get("confirm", False), "confirm")
         if reg["withdrawn"]:
             raise check.rule("already_withdrawn", f"Registration {reg['id']} is already withdrawn.", registration=reg["id"])
         ids = [p["member"] for p in reg["players"]]
+        played = self._played(holding["id"], ids)
+        if played and not confirm:
+            who = reg["team_name"] or ", ".join(p["name"] for p in reg["players"])
+            raise check.rule("withdraw_played",
+                             f"{who} already played at this holding ({', '.join(played)}): the points of those "
+                             "games stay in the rating and the players leave their teams. Confirm to withdraw.",
+                             who=who, games=", ".join(played))
         removed = [(t["id"], m) for t in self.teams(holding["id"]) for m in t["members"] if m in ids]
         core = self.core
         with core.store.transaction() as db:
@@ -154,10 +162,23 @@ class Holdings:
                 db.execute("DELETE FROM league_team_players WHERE holding_id=? AND member_id=?", (holding["id"], m))
             core.record(db, "registration_withdrawn",
                         {"registration": reg["id"], "holding": holding["id"],
-                         "removed_from_teams": [{"team": t, "member": m} for t, m in removed]},
+                         "removed_from_teams": [{"team": t, "member": m} for t, m in removed],
+                         **({"played": played} if played else {})},
                         why, season=holding["season_id"])
         core.changed(season=holding["season_id"])
         return self.registration(reg["id"])[0]
+
+    def _played(self, holding_id: str, member_ids: list[int]) -> list[str]:
+        """The holding's games (titles) in which one of these members is in a line-up."""
+        out = []
+        with self.core.sessions.lock:
+            lives = [live for live in self.core.sessions.games.values()
+                     if live.game.rules == "club" and live.game.game_day == holding_id]
+        for live in lives:
+            stored = [m for t in live.spec.get("teams", []) for m in (t.get("members") or [])]
+            if set(stored) & set(member_ids):
+                out.append(live.game.title or live.id)
+        return out
 
     def set_absent(self, registration_id: Any, body: Any) -> dict:
         reg, holding = self.registration(registration_id)
@@ -187,9 +208,14 @@ class Holdings:
         """The fee, paid in cash on site against a receipt (seed 004). Changing a recorded payment
         is a correction and needs a reason."""
         reg, holding = self.registration(registration_id)
-        body = check.obj(body, {"receipt", "amount", "reason"}, {"receipt"})
+        body = check.obj(body, {"receipt", "amount", "reason"})
+        if body.get("amount") == 0 and not isinstance(body.get("amount"), bool):
+            return self._unpay(reg, holding, body)
+        if body.get("receipt") is None:
+            raise check.bad("receipt", "is required")
         receipt = check.text(body["receipt"], "receipt", limit=60)
         season = self.seasons.get(holding["season_id"])
+        self._check_receipt(reg, holding, receipt)  # type: ignore[arg-type]
         default = season["fees"][reg["kind"]]
         if body.get("amount") is None and default is None:
             raise check.bad("amount", f"the season has no {reg['kind']} fee set: give the amount paid", "no_fee")
@@ -208,6 +234,35 @@ class Holdings:
             if reg["payment"]:
                 record["before"] = reg["payment"]
             core.record(db, "fee_corrected" if reg["payment"] else "fee_paid", record, why, season=holding["season_id"])
+        return self.registration(reg["id"])[0]
+
+    def _check_receipt(self, reg: dict, holding: dict, receipt: str) -> None:
+        """One receipt is one cash payment: the same number for a second registration of the
+        season is a typo or a fee counted twice, so it is refused (nothing is stored); the
+        secretary corrects whichever entry is wrong first."""
+        rows = select(self.core.store, "y.registration_id, y.receipt, r.holding_id, r.kind, r.team_name",
+                      "FROM league_payments y JOIN league_registrations r ON r.id=y.registration_id "
+                      "JOIN league_holdings h ON h.id=r.holding_id WHERE h.season_id=? AND y.registration_id<>?",
+                      (holding["season_id"], reg["id"]))
+        clash = next((r for r in rows if r["receipt"].casefold() == receipt.casefold()), None)
+        if clash is None:
+            return
+        other, other_holding = self.registration(clash["registration_id"])
+        who = other["team_name"] or ", ".join(p["name"] for p in other["players"])
+        raise check.rule("receipt_taken", f"Receipt {receipt} is already recorded for {who} "
+                         f"({other_holding['date']}).", receipt=receipt, who=who, date=other_holding["date"])
+
+    def _unpay(self, reg: dict, holding: dict, body: dict) -> dict:
+        """A recorded fee corrected to 0: the registration is unpaid again (a recorded correction)."""
+        if reg["payment"] is None:
+            raise check.rule("fee_not_paid", "No fee is recorded for this registration: nothing to undo.")
+        why = check.reason(body.get("reason"))
+        core = self.core
+        with core.store.transaction() as db:
+            db.execute("DELETE FROM league_payments WHERE registration_id=?", (reg["id"],))
+            core.record(db, "fee_undone", {"registration": reg["id"], "holding": holding["id"],
+                                           "before": reg["payment"]}, why, season=holding["season_id"])
+        core.changed(season=holding["season_id"])
         return self.registration(reg["id"])[0]
 
     # teams -----------------------------------------------------------------------------------

@@ -83,7 +83,11 @@ class Members:
         if isinstance(value, int) and not isinstance(value, bool):
             return self.player(self.get(value, where=where))
         if isinstance(value, str):
-            return self.resolve(check.text(value, where))  # type: ignore[arg-type]
+            player = self.resolve(check.text(value, where))  # type: ignore[arg-type]
+            if player.member_id is None:  # no phantom player: a correction or choice names a member
+                raise check.rule("not_a_member", f"{where}: {player.name!r} is no member (or several members "
+                                 "have that name: give the member's number).", player=player.name)
+            return player
         raise check.bad(where, "must be a member id (number) or a player's name (text)", "player")
 
     def require_approved(self, member_ids: list[int], where: str) -> dict[int, dict]:

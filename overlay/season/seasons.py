@@ -64,6 +64,24 @@ class Seasons:
 
     # changing --------------------------------------------------------------------------------
 
+    def _check_date(self, season: dict, day: int, sunday: dt.date) -> None:
+        """A Sunday already past, or out of the days' order, is usually a typo: refused unless
+        the administration confirms it (entering a season played earlier, say)."""
+        today = dt.datetime.fromtimestamp(self.core.now() / 1000).date()
+        if sunday < today:
+            raise check.rule("day_in_past", f"{sunday.isoformat()} is in the past (today is {today.isoformat()}). "
+                             "Confirm to schedule it anyway.", date=sunday.isoformat(), today=today.isoformat())
+        for h in self.holdings(season["id"]):
+            if h["weekday"] != "sun" or h["day"] == day:
+                continue
+            other = dt.date.fromisoformat(h["date"])
+            if (h["day"] < day and other >= sunday) or (h["day"] > day and other <= sunday):
+                raise check.rule("day_out_of_order",
+                                 f"Game day {day} on {sunday.isoformat()} would come "
+                                 f"{'before' if h['day'] < day else 'after'} game day {h['day']} ({h['date']}). "
+                                 "Confirm to schedule it anyway.",
+                                 day=day, date=sunday.isoformat(), other=h["day"], other_date=h["date"])
+
     def create(self, body: Any) -> dict:
         body = check.obj(body, {"name", "qualifying_days", "fees"}, {"name"})
         name = check.text(body["name"], "name")
@@ -89,7 +107,7 @@ class Seasons:
         """Schedule game day `day` on `sunday` (and the Wednesday after it). Moving a scheduled
         day's dates is a correction: it needs a reason."""
         season = self.get(season_id)
-        body = check.obj(body, {"day", "sunday", "reason"}, {"day", "sunday"})
+        body = check.obj(body, {"day", "sunday", "reason", "confirm"}, {"day", "sunday"})
         day = check.whole(body["day"], "day", 1, season["qualifying_days"])
         sunday = check.date(body["sunday"], "sunday")
         if sunday.weekday() != 6:
@@ -102,6 +120,8 @@ class Seasons:
         if taken:
             raise check.rule("date_taken", f"{taken[0]['date']} is already game day {taken[0]['day']}.",
                              date=taken[0]["date"], day=taken[0]["day"])
+        if not check.flag(body.get("confirm", False), "confirm"):
+            self._check_date(season, day, sunday)
         core = self.core
         with core.store.transaction() as db:
             for weekday in WEEKDAYS:

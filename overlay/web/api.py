@@ -71,7 +71,7 @@ def list_games() -> Any:
 def create_game() -> Any:
     svc = services()
     live = svc.sessions.create(body())
-    return jsonify(id=live.id, state=svc.operator_state(live)), 201
+    return jsonify(id=live.id, state=svc.operator_state(live), warnings=live.warnings), 201
 
 
 @bp.get("/games/<game_id>")

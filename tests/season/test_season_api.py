@@ -44,8 +44,8 @@ def season(srv: Server, ids: dict) -> dict:
     """Season s1: two game days, the first two holdings formed and played."""
     sid = ok(srv, "POST", "/api/seasons", {"name": "Весна 2026", "qualifying_days": 2,
                                            "fees": {"individual": 500, "team": 3000, "currency": "RUB"}}, 201)["id"]
-    ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01"})
-    days = ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 2, "sunday": "2026-03-08"})["days"]
+    ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01", "confirm": True})
+    days = ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 2, "sunday": "2026-03-08", "confirm": True})["days"]
     d1, d2 = (f"{sid}-d1-sun", f"{sid}-d2-sun")
     assert [h["id"] for h in days[0]["holdings"]] == [d1, f"{sid}-d1-wed"]
     assert [h["date"] for h in days[0]["holdings"]] == ["2026-03-01", "2026-03-04"]

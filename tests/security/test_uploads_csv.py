@@ -104,7 +104,7 @@ def test_season_fees_export_neutralises_names_from_registrations(srv: Server):
     srv.api("POST", f"/api/members/{mid}/status", {"status": "approved", "date": "2026-02-01", "reason": "заявка"})
     sid = srv.api("POST", "/api/seasons", {"name": "Осень", "qualifying_days": 1,
                                            "fees": {"individual": 500, "team": 3000, "currency": "RUB"}})["id"]
-    srv.api("POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-09-06"})
+    srv.api("POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-09-06", "confirm": True})
     srv.api("POST", f"/api/holdings/{sid}-d1-sun/registrations", {"team": "@SUM(A1)", "members": [mid]})
     fees = cells(srv.call("GET", f"/api/seasons/{sid}/fees.csv").content.decode("utf-8"))
     row = fees[1]
