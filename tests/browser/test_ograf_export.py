@@ -20,7 +20,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from overlay.graphics import GRAPHICS
-from tests.browser.helpers import WAIT_MS
+from tests.browser.helpers import WAIT_MS, on_air, wait_off_air, wait_on_air
 from tests.browser.test_overlays import new_game
 from tests.support import Server, free_port, wait_for
 
@@ -146,3 +146,25 @@ def test_every_exported_graphic_plays_in_another_renderer(chromium: Browser, ser
     page.evaluate("() => renderer.remove()")
     assert errors == []
     assert all(share > 0.001 for share in drawn.values()), drawn
+
+
+def test_a_server_api_take_is_drawn_on_the_show_output(chromium: Browser, server: Server, tmp_path: Path) -> None:
+    """An OGraf controller's take goes the desk's way: `/overlays/show` (the desk's program
+    monitor) draws it on its layer, and takes it out at `stopAction`."""
+    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{server.url}/overlays/show")
+    page.wait_for_selector("body.ready", state="attached")
+    base = "/ograf/v1/renderers/show/target/graphicInstance"
+    target = {"layer": "straps"}
+    iid = server.api("POST", f"{base}/load", {"renderTarget": target, "graphicId": "chgk-lower-third",
+                                               "params": {"data": {"title": "Борис Бурда", "subtitle": "Магистр"}}}
+                     )["graphicInstanceId"]
+    assert not on_air(page, "lower-third")  # loaded is not on air
+    server.api("POST", f"{base}/playAction", {"renderTarget": target, "graphicInstanceId": iid, "params": {}})
+    wait_on_air(page, "lower-third")
+    expect(page.locator("[data-part='lower-third'] [data-ref='title']")).to_have_text("Борис Бурда")
+    page.screenshot(path=str(tmp_path / "show-take.png"), omit_background=True)
+    assert opaque_share(page) > 0.001
+    server.api("POST", f"{base}/stopAction", {"renderTarget": target, "graphicInstanceId": iid, "params": {}})
+    wait_off_air(page, "lower-third")
+    page.close()
