@@ -218,8 +218,10 @@ class Rundowns:
             # update (F5): the item's current data on air in place, same step and times
             if item["layer"] != layer:
                 raise RuleError("layer_changed", f"«{item['label']}» moved to layer {item['layer']!r}: take it again.")
-            return self._air(doc, doc, {layer: self._entry(doc, item, keep=entry, step=entry.get("step", 0))},
-                             action, source, item)
+            updated = self._entry(doc, item, keep=entry, step=entry.get("step", 0))
+            if ograf_items.is_ograf(item["graphic"]):  # an uploaded graphic hears updateAction even when its data is the same
+                updated["updates"] = entry.get("updates", 0) + 1
+            return self._air(doc, doc, {layer: updated}, action, source, item)
 
     def _program_layers(self, doc: dict) -> list[str]:
         return [layer for layer, e in self.graphics.layers.items() if e.get("rundown") == doc["id"]]
@@ -235,8 +237,9 @@ class Rundowns:
         if ograf_items.is_ograf(item["graphic"]) and self.ograf is not None:
             ograf_items.check_data(self.ograf, item["graphic"], data)  # at take too: the data as it goes to air
             extra = ograf_items.entry_extra(self.ograf, item["graphic"])
-            if keep and keep.get("actions"):
-                extra["actions"] = keep["actions"]
+            for key in ("actions", "updates"):  # kept through continue and F5: a late page replays them
+                if keep and keep.get(key):
+                    extra[key] = keep[key]
         out = item["out"]
         shown_at = keep["shown_at"] if keep else now
         if keep:

@@ -15,7 +15,7 @@
   }
 
   async function mount() {
-    const mod = await import(main);
+    const mod = await import(new URL(main, document.baseURI).href); // absolute: a cross-origin classic script has no base URL
     const Graphic = mod.default;
     if (typeof Graphic !== "function") throw new Error("the main module has no default export (a Web Component class)");
     const tag = "ograf-graphic-" + Math.random().toString(36).slice(2, 10);

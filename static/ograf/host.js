@@ -3,7 +3,7 @@
 // has `sandbox="allow-scripts"` and no allow-same-origin: the graphic runs in an opaque origin,
 // reaches neither this page nor its cookies nor /api, and hears from us only by postMessage.
 // The layer's entry (from the server) decides what the graphic does: a new item = load +
-// playAction; a higher `step` = playAction {delta: 1} per step; other `data` = updateAction;
+// playAction; a higher `step` = playAction {delta: 1} per step; other `data` or a higher `updates` (F5) = updateAction;
 // more `actions` = customAction for each new one; the item gone = stopAction, then dispose.
 // A page that connects late plays the entry's steps and custom actions with skipAnimation.
 
@@ -52,7 +52,7 @@ function channel(iframe) {
         iframe.contentWindow?.postMessage({ ograf: 1, id, method, params }, "*");
       })).then((msg) => {
         iframe.dataset.calls += (iframe.dataset.calls ? "," : "") + method + (msg.ok ? "" : "!");
-        if (!msg.ok) iframe.dataset.error = msg.error || "";
+        if (!msg.ok) iframe.dataset.error = (iframe.dataset.error ? iframe.dataset.error + " | " : "") + method + ": " + (msg.error || "");
         return msg;
       });
       return chain;
@@ -89,7 +89,8 @@ export default function ografHost(stage) {
     iframe.dataset.layer = layer;
     iframe.dataset.item = e.item || "";
     iframe.src = e.ograf.frame;
-    const h = { key: `${e.item}@${e.shown_at}`, iframe, ch, step: 0, data: JSON.stringify(e.data || {}), actions: 0 };
+    const h = { key: `${e.item}@${e.shown_at}`, iframe, ch, step: 0, data: JSON.stringify(e.data || {}), actions: 0,
+                updates: e.updates || 0 };
     held.set(layer, h);
     ch.call("load", { data: e.data || {}, renderType: "realtime", renderCharacteristics: { resolution: RESOLUTION } });
     ch.call("playAction", {});
@@ -98,8 +99,9 @@ export default function ografHost(stage) {
 
   function follow(h, e, catchUp) {
     const data = JSON.stringify(e.data || {});
-    if (data !== h.data) {
+    if (data !== h.data || (e.updates || 0) > h.updates) { // F5: new data, or the same sent again
       h.data = data;
+      h.updates = e.updates || 0;
       h.ch.call("updateAction", { data: e.data || {} });
     }
     for (; h.step < (e.step || 0); h.step++) h.ch.call("playAction", catchUp ? { delta: 1, skipAnimation: true } : { delta: 1 });
