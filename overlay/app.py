@@ -97,6 +97,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     svc.rundowns.subscribe(lambda kind, payload: hub.rundown_changed(svc, kind, payload))
     svc.media.users.append(svc.rundowns.media_users)  # a picture an item names is not deleted
     sessions.subscribe(lambda change: svc.rundowns.on_graphics(change))
+    from .ograf import items as ograf_items, library_api as ograf_library_api
+    from .ograf.library import OgrafLibrary
+    svc.ograf = OgrafLibrary(store, Path(app.config["DATA"]) / "ograf", clock=now_ms)
+    ograf_items.install(svc)  # rundown items "ograf:<id>"; a graphic in use is not deleted
+    ograf_library_api.register(app)  # /api/ograf, /ograf/pkg/<hash>/…, /ograf/frame/<id>
 
     from .osc import api as osc_api, build_bridge
     svc.osc = build_bridge(app, svc)  # OSC cues out, commands in (overlay/osc/)

@@ -104,7 +104,14 @@ def add_item(rid: str) -> Any:
 def edit_item(rid: str, item: str) -> Any:
     data, d = body(), desk()
     fields = model.parse_item(data, d.names, partial=True)
-    return jsonify(d.view(d.edit(rid, data, lambda doc: model.edit_item(doc, item, fields)[0],
+
+    def change(doc: dict) -> dict:
+        new, edited = model.edit_item(doc, item, fields)
+        if d.ograf is not None and ("data" in fields or "graphic" in fields):  # the data against the (new) graphic's schema
+            from ..ograf.items import check_data
+            check_data(d.ograf, edited["graphic"], edited["data"])
+        return new
+    return jsonify(d.view(d.edit(rid, data, change,
                                  {"action": "edit_item", "item": item, "fields": sorted(fields)})))
 
 
