@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..graphics import GRAPHICS
+from ..schema import graphic_schema
 
 SPEC = Path(__file__).parent / "spec"
 SCHEMA_URL = "https://ograf.ebu.io/v1/specification/json-schemas/graphics/schema.json"
@@ -72,70 +73,28 @@ def step_count(graphic: str) -> int:
     return len(STEPS.get(graphic, ())) or 1
 
 
-def _text(title: str, limit: int = 200, multi: bool = False) -> dict:
-    return {"type": "string", "title": title, "maxLength": limit, "gddType": "multi-line" if multi else "single-line"}
-
-
 def _select(title: str, options: tuple[str, ...], default: str) -> dict:
     return {"type": "string", "title": title, "enum": list(options), "default": default, "gddType": "select",
             "gddOptions": {"labels": {o: o for o in options}}}
 
 
-def _int(title: str, lo: int, hi: int, gdd: str | None = None) -> dict:
-    out: dict[str, Any] = {"type": "integer", "title": title, "minimum": lo, "maximum": hi}
-    if gdd:
-        out["gddType"] = gdd
-    return out
-
-
-PICTURE = {"type": "string", "title": "Картинка (URL)", "maxLength": 500, "gddType": "file-path/image-path"}
-
-# Every graphic's load/update data: the page's language and theme; game graphics also say which
-# server they follow. The show graphics' fields are those overlay/showgfx.py checks.
+# The component's own load data: the page's language and theme; game graphics also say which
+# server they follow. (Not graphic data: the Server API drops these before a take.)
 COMMON = {
-    "lang": _select("Язык", ("ru", "uk", "en"), "ru"),
-    "theme": _select("Тема", ("classic", "light"), "classic"),
+    "lang": _select("Language", ("ru", "uk", "en"), "ru"),
+    "theme": _select("Theme", ("classic", "light"), "classic"),
 }
-SERVER = {"server": {"type": "string", "title": "Сервер chgk-overlay (http://хост:порт)", "maxLength": 300,
+SERVER = {"server": {"type": "string", "title": "chgk-overlay server (http://host:port)", "maxLength": 300,
                      "gddType": "single-line"}}
-CUE_FIELDS: dict[str, dict[str, dict]] = {
-    "lower-third": {"title": _text("Заголовок"), "subtitle": _text("Подзаголовок"),
-                    "kind": _select("Вид", ("text", "player", "host", "sponsor", "captain"), "text"),
-                    "style": _select("Стиль", ("plain", "photo"), "plain"), "photo": PICTURE},
-    "bug": {"media": PICTURE, "corner": _select("Угол", ("top-right", "top-left", "bottom-right", "bottom-left"),
-                                                 "top-right"),
-            "height": _int("Высота, px", 40, 300)},
-    "ticker": {"title": _text("Подпись", 60),
-               "items": {"type": "array", "title": "Строки", "maxItems": 50,
-                         "items": {"type": "string", "maxLength": 300}},
-               "speed": _int("Скорость, px/с", 20, 600)},
-    "slate": {"kind": _select("Вид", ("text", "break", "soon", "round"), "text"), "kicker": _text("Надзаголовок"),
-              "title": _text("Заголовок"), "subtitle": _text("Подзаголовок"),
-              "background": PICTURE, "countdown_ms": _int("Отсчёт, мс", 1000, 86_400_000, "duration-ms"),
-              "clock_label": _text("Подпись часов")},
-    "credits": {"title": _text("Заголовок", 120),
-                "names": {"type": "array", "title": "Имена", "maxItems": 200,
-                          "items": {"type": "object", "properties": {"name": _text("Имя", 120),
-                                                                     "role": _text("Роль", 120)},
-                                    "required": ["name"]}},
-                "speed": _int("Скорость, px/с", 20, 400), "loop": {"type": "boolean", "title": "По кругу"}},
-}
-REQUIRED = {"ticker": ["items"], "credits": ["names"], "bug": ["media"]}
+OWN_FIELDS = (*COMMON, *SERVER)
 
 
 def data_schema(graphic: str) -> dict:
-    """The manifest's `schema` (GDD types). The desk's graphic-data schema (overlay/schema,
-    `graphic_schema`) is used for the fields when it is there; ours here otherwise."""
-    fields: dict[str, dict] = dict(CUE_FIELDS.get(graphic, {}))
-    try:  # the desk's schema, when branch `gdd` is merged
-        from ..schema import graphic_schema  # type: ignore[import-not-found]
-        fields = {**dict(graphic_schema(graphic).get("properties", {})), **fields} if kind(graphic) == "cue" else fields
-    except ImportError:
-        pass
-    props = {**fields, **COMMON, **({} if kind(graphic) == "cue" else SERVER)}
-    out: dict[str, Any] = {"type": "object", "properties": props}
-    if graphic in REQUIRED:
-        out["required"] = REQUIRED[graphic]
+    """The manifest's `schema`: the graphic's data as the desk declares it (overlay/schema, GDD
+    types — one declaration for every door), plus the component's own load data."""
+    declared = graphic_schema(graphic)
+    out = {k: v for k, v in declared.items() if k != "$schema"}
+    out["properties"] = {**declared["properties"], **COMMON, **({} if kind(graphic) == "cue" else SERVER)}
     return out
 
 

@@ -103,20 +103,14 @@ def socket_origins(app: Flask) -> Callable[..., bool] | None:
 # graphics --------------------------------------------------------------------------------------
 
 def _library() -> Any:
-    """The uploaded graphics (branch ograf-in's overlay/ograf/library.py), when it is there."""
-    try:
-        from . import library  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return library
+    """The graphics library (overlay/ograf/library.py): uploaded graphics."""
+    return getattr(services(), "ograf", None)
 
 
 def _uploaded_manifest(graphic_id: str) -> dict | None:
-    lib = _library()
-    if lib is None:
-        return None
-    found = lib.get_uploaded(graphic_id)
-    return (found.get("manifest", found) if isinstance(found, dict) else None) if found else None
+    from .library import get_uploaded
+    found = get_uploaded(graphic_id)
+    return found["manifest"] if found else None
 
 
 def _manifest(graphic_id: Any) -> dict:
@@ -150,12 +144,8 @@ def server_info() -> Any:
 @operator_required
 def list_graphics() -> Any:
     out = [_list_info(m) for m in manifests.manifests().values()]
-    lib = _library()
-    if lib is not None:
-        for g in lib.list_uploaded():
-            doc = g.get("manifest", g) if isinstance(g, dict) else {}
-            if doc.get("id"):
-                out.append(_list_info(doc))
+    from .library import list_uploaded
+    out += [_list_info(g["manifest"]) for g in list_uploaded()]
     return jsonify(graphics=out)
 
 
@@ -173,8 +163,7 @@ def delete_graphic(graphic_id: str) -> Any:
     if manifests.graphic_of(graphic_id):
         raise InputError("built_in", f"{graphic_id!r} is one of chgk-overlay's own graphics: it cannot be deleted.")
     _manifest(graphic_id)
-    lib = _library()
-    lib.delete_uploaded(graphic_id)  # 409 while a rundown item or a layer uses it
+    _library().delete(graphic_id)  # 409 while a rundown item or a layer uses it
     return jsonify({})
 
 
@@ -306,7 +295,8 @@ def _body(*required: str) -> dict:
 
 
 def _clean_data(graphic_id: str, data: Any) -> dict:
-    """Load/update data, checked by the manifest's schema, then as a desk's take is."""
+    """Load/update data, checked as the desk checks an item's: ours by the desk's declaration
+    (overlay/schema) and the take's own checks, an uploaded one by its manifest's schema."""
     if data is None:
         data = {}
     if isinstance(data, str):  # the spec's example sends the data as JSON text
@@ -317,18 +307,14 @@ def _clean_data(graphic_id: str, data: Any) -> dict:
             raise InputError("bad_field", "'params.data' must be an object (or its JSON text).") from None
     if not isinstance(data, dict):
         raise InputError("bad_field", "'params.data' must be an object.")
-    schema = _manifest(graphic_id).get("schema")
-    if schema:
-        import jsonschema
-        error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(data))
-        if error is not None:
-            where = "/".join(map(str, error.absolute_path)) or "data"
-            raise InputError("bad_field", f"'{where}': {error.message}")
-    data = {k: v for k, v in data.items() if k not in ("server", "lang", "theme")}  # the component's own
     name = _graphic_name(graphic_id)
     if manifests.graphic_of(graphic_id):
+        from ..schema import validate_data
+        data = validate_data(name, {k: v for k, v in data.items() if k not in manifests.OWN_FIELDS})
         check_graphic_body({"action": "show", "graphic": name, "data": data})
-    return data
+        return data
+    from . import items
+    return items.check_data(_library(), name, data)
 
 
 def _find(layer: str, instance_id: Any) -> tuple[dict | None, dict | None]:
@@ -359,9 +345,16 @@ def _entry(instance_id: str, graphic_id: str, data: dict, step: int, keep: dict 
     shown_at = keep["shown_at"] if keep else now
     duration = data.get("duration_ms")
     expires_at = keep["expires_at"] if keep else (now + duration if isinstance(duration, int) else None)
+    extra: dict[str, Any] = {}
+    if not manifests.graphic_of(graphic_id):  # an uploaded graphic: what the show's frame renderer needs
+        from . import items
+        extra = items.entry_extra(_library(), name)
+        for key in ("actions", "updates"):  # kept through steps and updates: a late page replays them
+            if keep and keep.get(key):
+                extra[key] = keep[key]
     return {"rundown": None, "item": instance_id, "label": _manifest(graphic_id).get("name", graphic_id),
             "graphic": name, "data": data, "step": step, "out": "manual", "stack": stack_of(name),
-            "shown_at": shown_at, "expires_at": expires_at}
+            "shown_at": shown_at, "expires_at": expires_at, **extra}
 
 
 @bp.post("/renderers/<renderer_id>/target/graphicInstance/load")
@@ -440,7 +433,10 @@ def update(renderer_id: str) -> Any:
         if loaded is not None:
             loaded["data"] = data
         if on_air:
-            _put(layer, _entry(iid, graphic_id, data, on_air.get("step", 0), on_air), "update", iid)
+            updated = _entry(iid, graphic_id, data, on_air.get("step", 0), on_air)
+            if not manifests.graphic_of(graphic_id):  # an uploaded graphic hears updateAction even with the same data
+                updated["updates"] = on_air.get("updates", 0) + 1
+            _put(layer, updated, "update", iid)
     return jsonify(graphicInstanceId=iid, statusCode=200, statusMessage="Updated")
 
 
@@ -460,10 +456,18 @@ def stop(renderer_id: str) -> Any:
 @operator_required
 def custom(renderer_id: str, action_id: str) -> Any:
     _check_renderer(renderer_id)
-    layer, iid, _ = _instance_body()
+    layer, iid, params = _instance_body()
     with services().sessions.lock:
         on_air, loaded = _find(layer, iid)
         graphic_id = _entry_graphic_id(on_air) if on_air else loaded["graphic_id"]
+        if not manifests.graphic_of(graphic_id):  # an uploaded graphic: the desk's custom action, on its entry
+            from . import items
+            if on_air is None:
+                raise InputError("not_on_air", f"{iid!r} is loaded, not playing: play it before its custom actions.")
+            done = items.custom_action(_library(), on_air["graphic"], action_id, params.get("payload"),
+                                       on_air.get("actions") or [])
+            _put(layer, {**on_air, "actions": done}, "custom", iid)
+            return jsonify(graphicInstanceId=iid, statusCode=200, statusMessage="Done")
         actions = {a.get("id") for a in _manifest(graphic_id).get("customActions") or []}
         if action_id not in actions:
             raise NotFound("unknown_action", f"{graphic_id!r} has no custom action {action_id!r}"

@@ -63,6 +63,9 @@ def test_a_controller_takes_updates_and_stops_through_the_desks_path(server: Ser
     assert server.api("GET", "/api/graphics")["layers"] == {}  # loaded, not on air
     target = ograf(server, "GET", "/renderers/show/target", params={"renderTarget": json.dumps(straps())})
     assert [i["graphicInstanceId"] for i in target["graphicInstances"]] == [iid]
+    renderer = ograf(server, "GET", "/renderers/show")["renderer"]
+    assert {"renderTarget": straps(), "name": "Layer straps", "description": "free",
+            "graphicInstances": target["graphicInstances"]} in renderer["renderTargets"]
 
     played = ograf(server, "POST", "/renderers/show/target/graphicInstance/playAction",
                    {"renderTarget": straps(), "graphicInstanceId": iid, "params": {}})
@@ -128,3 +131,46 @@ def test_operators_only_and_cors_for_configured_origins(server: Server) -> None:
                            headers={"Origin": ORIGIN, "Access-Control-Request-Method": "POST",
                                     "Access-Control-Request-Headers": "authorization, content-type"})
     assert pre.status_code == 204 and "Authorization" in pre.headers["Access-Control-Allow-Headers"]
+
+
+def test_uploaded_graphics_are_driven_and_deleted_through_the_api(server: Server) -> None:
+    from tests.api.test_ograf_library import example_zip, upload
+    assert upload(server, example_zip("renderer-test")).status_code == 201
+    assert "renderer-test" in {g["id"] for g in ograf(server, "GET", "/graphics")["graphics"]}
+    assert ograf(server, "GET", "/graphics/renderer-test")["graphic"]["main"] == "graphic.mjs"
+    target = {"layer": "ext"}
+    iid = ograf(server, "POST", "/renderers/show/target/graphicInstance/load",
+                {"renderTarget": target, "graphicId": "renderer-test",
+                 "params": {"data": {"message": "Привет"}}})["graphicInstanceId"]
+    ograf(server, "POST", "/renderers/show/target/graphicInstance/playAction",
+          {"renderTarget": target, "graphicInstanceId": iid, "params": {}})
+    layer = server.api("GET", "/api/graphics")["layers"]["ext"]
+    assert (layer["graphic"], layer["data"], layer["ograf"]["id"]) == ("ograf:renderer-test", {"message": "Привет"},
+                                                                       "renderer-test")
+    ograf(server, "POST", "/renderers/show/target/graphicInstance/customActions/setColor",
+          {"renderTarget": target, "graphicInstanceId": iid, "params": {"payload": {"color": "blue"}}})
+    assert server.api("GET", "/api/graphics")["layers"]["ext"]["actions"] == [{"id": "setColor",
+                                                                               "payload": {"color": "blue"}}]
+    # in use on air: not deleted (the library's 409), then deleted once out
+    assert server.call("DELETE", V1 + "/graphics/renderer-test").status_code == 409
+    ograf(server, "PUT", "/renderers/show/target/graphicInstance/clear",
+          {"filters": [{"graphicId": "renderer-test"}]})
+    ograf(server, "DELETE", "/graphics/renderer-test")
+    ograf(server, "GET", "/graphics/renderer-test", status=404)
+    assert server.call("DELETE", V1 + "/graphics/chgk-lower-third").status_code == 400  # ours stay
+
+
+def test_the_export_downloads(server: Server) -> None:
+    import io
+    import zipfile
+    everything = zipfile.ZipFile(io.BytesIO(server.call("GET", "/ograf/export.zip").content)).namelist()
+    assert {"chgk-question.ograf.json", "ograf/chgk/question.mjs", "ograf/chgk/graphic.mjs",
+            "ograf/chgk/thumbnails/question.png", "overlays/question.js", "lib/client.js"} <= set(everything)
+    one = server.call("GET", "/ograf/export/chgk-lower-third.zip")
+    assert one.status_code == 200 and "chgk-lower-third.ograf.zip" in one.headers["Content-Disposition"]
+    names = zipfile.ZipFile(io.BytesIO(one.content)).namelist()
+    assert [n for n in names if n.endswith(".ograf.json")] == ["chgk-lower-third.ograf.json"]
+    assert "ograf/chgk/lower-third.mjs" in names and "ograf/chgk/question.mjs" not in names
+    assert server.call("GET", "/ograf/export/chgk-nothing.zip").status_code == 404
+    main = server.call("GET", "/ograf/package/ograf/chgk/lower-third.mjs")
+    assert main.headers["Content-Type"].startswith("text/javascript") and b"ografGraphic" in main.content
