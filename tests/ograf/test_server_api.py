@@ -174,3 +174,22 @@ def test_the_export_downloads(server: Server) -> None:
     assert server.call("GET", "/ograf/export/chgk-nothing.zip").status_code == 404
     main = server.call("GET", "/ograf/package/ograf/chgk/lower-third.mjs")
     assert main.headers["Content-Type"].startswith("text/javascript") and b"ografGraphic" in main.content
+
+
+def test_socket_io_takes_the_configured_renderer_origins_only(server: Server) -> None:
+    """Our exported game graphics in an operator's renderer follow the game over /overlay: that
+    renderer's origin (OGRAF_ORIGINS) may connect, another site's may not."""
+    import socketio
+
+    from tests.support import close_client
+    for origin, allowed in ((ORIGIN, True), ("http://evil.example", False), (server.url, True)):
+        sio = socketio.Client(reconnection=False)
+        try:
+            if allowed:
+                sio.connect(server.url, namespaces=["/overlay"], headers={"Origin": origin}, wait_timeout=10)
+                assert sio.connected, origin
+            else:
+                with pytest.raises(socketio.exceptions.ConnectionError):
+                    sio.connect(server.url, namespaces=["/overlay"], headers={"Origin": origin}, wait_timeout=10)
+        finally:
+            close_client(sio)
