@@ -42,6 +42,25 @@ def ograf(server: Server, method: str, path: str, body: Any = None, params: dict
     return r.json()
 
 
+def test_the_document_refuses_a_wrong_answer() -> None:
+    """The validation is real: an answer the OpenAPI document does not allow is refused — a
+    manifest without `main`, a playAction answer without `currentStep`."""
+    from openapi_core.validation.response.exceptions import InvalidData
+
+    from overlay.ograf import manifests
+    doc = {k: v for k, v in manifests.manifest("lower-third").items() if k != "main"}
+    asked = MockRequest("http://localhost", "get", V1 + "/graphics/chgk-lower-third")
+    with pytest.raises(InvalidData):
+        server_api().validate_response(asked, MockResponse(json.dumps({"graphic": doc, "manifest": doc}).encode(),
+                                                           content_type="application/json"))
+    asked = MockRequest("http://localhost", "post", V1 + "/renderers/show/target/graphicInstance/playAction",
+                        data=b'{"renderTarget": {"layer": "a"}, "graphicInstanceId": "x", "params": {}}',
+                        content_type="application/json")
+    with pytest.raises(InvalidData):
+        server_api().validate_response(asked, MockResponse(b'{"graphicInstanceId": "x", "statusCode": 200}',
+                                                           content_type="application/json"))
+
+
 def straps() -> dict:
     return {"layer": "straps"}
 
