@@ -33,7 +33,7 @@ CUE_DATA = {
     "lower-third": {"title": "Борис Бурда", "subtitle": "Магистр игры", "kind": "player"},
     "ticker": {"title": "Новости", "items": ["Первая строка бегущей строки", "Вторая строка"]},
     "slate": {"kind": "break", "title": "Перерыв", "countdown_ms": 300_000},
-    "credits": {"title": "Над игрой работали", "names": [{"name": "Анна Иванова", "role": "Режиссёр"}]},
+    "credits": {"title": "Над игрой работали", "names": [{"name": "Анна Иванова", "role": "Режиссёр"}], "loop": True},
 }
 
 
@@ -139,7 +139,9 @@ def test_every_exported_graphic_plays_in_another_renderer(chromium: Browser, ser
         page.screenshot(path=str(tmp_path / f"{graphic}.png"), omit_background=True)
         assert opaque_share(page) > 0.001, graphic
         call(page, "updateAction", {"data": data})
-        call(page, "stopAction", {})
+        call(page, "customAction", {"id": "replay", "payload": {}})  # the entrance again: drawn again
+        wait_for(lambda: not transparent(page), timeout=WAIT_MS / 1000, what=f"{graphic} drawn again after its replay")
+        call(page, "stopAction", {"skipAnimation": graphic == "slate"})
         assert transparent(page), f"{graphic}: still drawn after stopAction resolved"
         assert page.evaluate("() => renderer.remove()")["statusCode"] == 200
     assert errors == []
