@@ -8,6 +8,7 @@
 import { t, onLangChange } from "./i18n.js";
 import { pageConfig, h, api, notice, noticeRefusal, wireLanguage, dropPointerFocus, bdi } from "./common.js";
 import { ControlConnection, PressOrder } from "./connection.js";
+import { actionButtons, loadLibrary, schemaForm } from "./ograf.js";
 
 const cfg = pageConfig();
 wireLanguage(cfg.lang);
@@ -20,6 +21,8 @@ let list = [];        // [{id, name, rev, locked, items}]
 let doc = null;       // the shown rundown (GET /api/rundowns/<id>)
 let editing = null;   // the id of the item in the editor, null: a new item
 let queue = Promise.resolve();
+let library = [];     // uploaded OGraf graphics (GET /api/ograf): items name them "ograf:<id>"
+let readOgraf = null; // the generated form's reader while the editor holds an OGraf graphic
 const order = new PressOrder(cfg.double_ms ?? 400);
 const MOVES = new Set(["next", "previous", "focus"]);
 let moves = 0;
@@ -210,6 +213,9 @@ function render() {
   });
   box.replaceChildren(...rows);
   box.querySelector(".rd-item.focused")?.scrollIntoView({ block: "nearest" });
+  const focused = items().find((i) => i.id === doc.focus);
+  actionButtons($("rd-ograf-actions"), focused && doc.ograf?.[focused.graphic],
+                (id, payload) => act("custom", { item: focused.id, id, payload }));
   fillStackSelect();
   renderProgram();
   tick();
@@ -254,6 +260,23 @@ function parseData(text) {
   return data;
 }
 
+/** The data editor for the chosen graphic: a form from an uploaded graphic's schema, else lines. */
+function dataEditor(data) {
+  const g = $("f-graphic").value;
+  const entry = g.startsWith("ograf:") && library.find((x) => `ograf:${x.id}` === g);
+  $("f-data-lines").hidden = !!entry;
+  $("f-ograf").hidden = !entry;
+  readOgraf = entry ? schemaForm($("f-ograf"), entry.schema, data) : null;
+}
+
+function graphicOptions() {
+  const keep = $("f-graphic").value;
+  const ours = (cfg.graphics || []).map((g) => h("option", { value: g }, g));
+  const theirs = library.map((x) => h("option", { value: `ograf:${x.id}` }, `${x.name} (OGraf)`));
+  $("f-graphic").replaceChildren(...ours, ...(theirs.length ? [h("optgroup", { label: t("og.uploaded") }, ...theirs)] : []));
+  if (keep) $("f-graphic").value = keep;
+}
+
 function openEditor(item) {
   editing = item ? item.id : null;
   $("rd-ed-title").textContent = item ? t("rd.editing", { label: item.label }) : t("rd.add");
@@ -266,13 +289,14 @@ function openEditor(item) {
   fillStackSelect();
   $("f-stack").value = item?.stack || "";
   $("f-data").value = item ? dataText(item.data) : "";
+  dataEditor(item?.data);
   if (item) $("f-label").focus();
 }
 
 $("rd-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   let data;
-  try { data = parseData($("f-data").value); } catch (err) {
+  try { data = readOgraf ? readOgraf() : parseData($("f-data").value); } catch (err) {
     notice("error", t("rd.bad_data"), err.message, { code: "local" });
     return;
   }
@@ -287,7 +311,13 @@ $("rd-form").addEventListener("submit", async (e) => {
   }
 });
 $("f-new").addEventListener("click", () => openEditor(null));
-$("f-graphic").replaceChildren(...(cfg.graphics || []).map((g) => h("option", { value: g }, g)));
+graphicOptions();
+$("f-graphic").addEventListener("change", () => dataEditor(null));
+loadLibrary().then((found) => {
+  library = found;
+  graphicOptions();
+  dataEditor(items().find((i) => i.id === editing)?.data);
+});
 
 // ---- the rundown's own controls -------------------------------------------------------------------
 
