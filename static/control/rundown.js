@@ -6,7 +6,8 @@
 // (`rundown`), so two desks editing one rundown see each other.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, api, notice, noticeRefusal, wireLanguage, dropPointerFocus, bdi } from "./common.js";
+import { pageConfig, h, api, notice, noticeRefusal, wireLanguage, dropPointerFocus, bdi, dataWords } from "./common.js";
+import { dataForm } from "./dataform.js";
 import { ControlConnection, PressOrder } from "./connection.js";
 
 const cfg = pageConfig();
@@ -238,20 +239,11 @@ setInterval(tick, 200);
 
 // ---- the editor -------------------------------------------------------------------------------------
 
-function dataText(data) {
-  return Object.entries(data || {}).filter(([k]) => k !== "step")
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join("\n");
-}
+let readData = () => ({});  // the editor's data form (dataform.js), for the graphic chosen
 
-function parseData(text) {
-  const data = {};
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    const at = line.indexOf(":");
-    if (at < 1) throw new Error(t("rd.bad_data_line", { line }));
-    data[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-  }
-  return data;
+/** The data form for the chosen graphic, filled with `data` (fields of another graphic left out). */
+function drawDataForm(data) {
+  readData = dataForm($("f-data"), cfg.schemas?.[$("f-graphic").value], data);
 }
 
 function openEditor(item) {
@@ -265,17 +257,13 @@ function openEditor(item) {
   $("f-out").value = item ? String(item.out) : "manual";
   fillStackSelect();
   $("f-stack").value = item?.stack || "";
-  $("f-data").value = item ? dataText(item.data) : "";
+  drawDataForm(item ? item.data : {});
   if (item) $("f-label").focus();
 }
 
 $("rd-form").addEventListener("submit", async (e) => {
   e.preventDefault();
-  let data;
-  try { data = parseData($("f-data").value); } catch (err) {
-    notice("error", t("rd.bad_data"), err.message, { code: "local" });
-    return;
-  }
+  const data = readData();
   const out = /^\d+$/.test($("f-out").value.trim()) ? Number($("f-out").value.trim()) : $("f-out").value.trim();
   const body = { segment: $("f-segment").value.trim() || null, label: $("f-label").value.trim() || null,
                  graphic: $("f-graphic").value, layer: $("f-layer").value.trim(), out,
@@ -288,6 +276,8 @@ $("rd-form").addEventListener("submit", async (e) => {
 });
 $("f-new").addEventListener("click", () => openEditor(null));
 $("f-graphic").replaceChildren(...(cfg.graphics || []).map((g) => h("option", { value: g }, g)));
+// another graphic: its own form, keeping what the fields of the same name held
+$("f-graphic").addEventListener("change", () => drawDataForm(readData()));
 
 // ---- the rundown's own controls -------------------------------------------------------------------
 
@@ -313,7 +303,8 @@ $("rd-import").addEventListener("change", async (e) => {
   const answer = await r.json().catch(() => null);
   if (!r.ok) {
     const err = answer?.error || { code: `http_${r.status}` };
-    notice("error", t("err.bad_csv"), err.row ? `${t("rd.row_col", { row: err.row, column: err.column ?? "—" })} ${err.message}` : err.message || "", { code: err.code });
+    const words = dataWords(err) || err.message || "";  // a bad data cell: said in the page's language
+    notice("error", t("err.bad_csv"), err.row ? `${t("rd.row_col", { row: err.row, column: err.column ?? "—" })} ${words}` : words, { code: err.code });
     return;
   }
   notice("ok", t("rd.imported", { n: answer.items }), "", { code: "imported" });
@@ -334,8 +325,8 @@ async function loadPeople() {
       $("f-graphic").value = "lower-third";
       $("f-layer").value = "straps";
       // a person with a photo gets the photo strap (`style: photo`: two lines and the picture)
-      $("f-data").value = [`title: ${p.name}`, p.title ? `subtitle: ${p.title}` : "",
-                           ...(p.photo ? ["style: photo", `photo: ${p.photo}`] : [])].filter(Boolean).join("\n");
+      drawDataForm({ title: p.name, ...(p.title ? { subtitle: p.title } : {}),
+                     ...(p.photo ? { style: "photo", photo: p.photo } : {}) });
       $("f-label").focus();
     },
   }, bdi(p.name), p.title ? ` · ${p.title}` : "")));
