@@ -152,6 +152,10 @@ def test_ebu_examples_play_from_the_rundown_and_a_hostile_graphic_is_contained(
     show.act("custom", item, id="highlight")
     show.calls(item, "load", "playAction", "updateAction", "customAction")
     show.shot("l3rd-name-updated")
+    # OBS restarted mid-item: a new page loads it, plays it and replays its custom action
+    tab.open(f"{srv.url}/overlays/show")
+    show.calls(item, "load", "playAction", "customAction")
+    expect(show.frame(item).get_by_text("Борис Петров")).to_be_visible()
     show.act("out", item)
     show.gone(item)
     assert drawn(show.shot("l3rd-name-out")) == 0
@@ -173,6 +177,9 @@ def test_ebu_examples_play_from_the_rundown_and_a_hostile_graphic_is_contained(
     row = desk.page.locator('.rd-item[data-label="Вера"]')
     row.click()
     expect(row).to_have_class(re.compile("focused"))
+    # the desk's preview monitor plays the focused item in its own sandboxed frame
+    preview = desk.page.frame_locator("#rd-preview").frame_locator("iframe.ograf-frame")
+    expect(preview.get_by_text("Вера Сергеевна")).to_be_visible()
     button = desk.page.locator('#rd-ograf-actions [data-action="highlight"] button')
     expect(button).to_have_text("Highlight")
     desk.page.screenshot(path=str(show.shots / "ograf-desk.png"), full_page=True)
