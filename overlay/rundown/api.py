@@ -27,7 +27,10 @@ def desk() -> Rundowns:
 
 @bp.errorhandler(csvio.CsvError)
 def _csv_error(exc: csvio.CsvError) -> Any:
-    return jsonify(error={"code": exc.code, "message": exc.message, "row": exc.row, "column": exc.column}), 400
+    error = {"code": exc.code, "message": exc.message, "row": exc.row, "column": exc.column}
+    if exc.key:  # a bad data cell: the schema's catalog key and parameters (overlay/schema)
+        error.update(key=exc.key, params=exc.params)
+    return jsonify(error=error), 400
 
 
 def _optional_body() -> dict:

@@ -46,7 +46,7 @@ def fields_of(graphic: str) -> dict[str, dict]:
 
 
 def validate(graphic: str, data: Any) -> dict:
-    """The clean data, or DataError for the first wrong field (in the declared order)."""
+    """The clean data, or DataError for the first wrong field."""
     if not isinstance(data, dict):
         raise InputError("bad_field", "'data' must be an object.")
     props = fields_of(graphic)
@@ -55,13 +55,10 @@ def validate(graphic: str, data: Any) -> dict:
             writable = [k for k, p in props.items() if not p.get("readOnly")]
             raise DataError("data.unknown_field", field=key, fields=", ".join(writable) or "—")
     out: dict[str, Any] = {}
-    for key in sorted(props, key=lambda k: props[k].get("order", 1000)):
-        prop = props[key]
-        if prop.get("readOnly") or key not in data:
+    for key, v in data.items():  # in the data's own order: an export keeps its columns
+        if props[key].get("readOnly") or v is None:  # server-written, or null: left out
             continue
-        if data[key] is None:  # a field set to null is a field left out
-            continue
-        out[key] = value(prop, data[key], key)
+        out[key] = value(props[key], v, key)
     for key in declared.REQUIRED.get(graphic, ()):
         if key not in out:
             raise DataError("data.required", field=key)

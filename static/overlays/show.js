@@ -81,7 +81,7 @@ export default function show(modules) {
         stage.dataset.previewItem = p?.item || "";
         // no expiry in preview: the operator looks at it as long as it is focused
         const theirs = p?.item && p.graphic?.startsWith("ograf:") && !p.error;
-        ograf.apply(theirs ? { [p.layer]: p } : {}, zOf);
+        ograf.apply(theirs ? { [p.layer]: { ...p, shown_at: "preview" } } : {}, zOf); // one frame while focused: edits update it
         if (theirs) return apply({});
         apply(p?.item && p.graphic && !p.error ? { [p.graphic]: { ...entryOf(p, p.layer), expires_at: null } } : {});
       },

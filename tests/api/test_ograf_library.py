@@ -160,6 +160,15 @@ def test_upload_list_serve_items_and_delete(server: Server) -> None:
     act({"action": "custom", "item": test_item["id"], "id": "setColor", "payload": {"color": "red"}})
     program = server.api("GET", f"/api/rundowns/{rid}")["program"]
     assert program["main"]["item"] == test_item["id"] and program["straps"]["item"] == item["id"]
+    # the same path as every take: the graphics' journal has each action, with what went to air
+    import sqlite3
+    with sqlite3.connect(server.data / "chgk.sqlite3") as db:
+        done = [json.loads(b)["action"] for (b,) in db.execute("SELECT body FROM journal WHERE kind='graphics' ORDER BY rowid")]
+        air = json.loads(db.execute("SELECT value FROM settings WHERE key='graphics'").fetchone()[0])
+    assert done[-4:] == ["rundown_take", "rundown_custom", "rundown_take", "rundown_custom"], done
+    assert air["layers"]["main"]["actions"] == [{"id": "setColor", "payload": {"color": "red"}}]
+    assert air["layers"]["straps"]["actions"] == [{"id": "highlight", "payload": {}}]
+    assert air["layers"]["straps"]["ograf"]["frame"].startswith("/ograf/frame/l3rd-name?v=")
 
     in_use = server.call("DELETE", "/api/ograf/l3rd-name")
     assert in_use.status_code == 409 and in_use.json()["error"]["used_by"], in_use.text

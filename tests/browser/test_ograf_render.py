@@ -9,6 +9,7 @@ the cookies nor /api, nor reach the page around it. Screenshots: $CHGK_SCREENSHO
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +19,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.helpers import WAIT_MS, Tab, screenshot_dir
+from tests.browser.helpers import WAIT_MS, PanelPage, Tab, screenshot_dir
 from tests.support import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -89,6 +90,15 @@ class Show:
         return Image.open(path)
 
 
+class Desk(PanelPage):
+    home = "/control/rundown"
+
+    def expected(self, message: Any) -> bool:
+        """The monitors are overlay pages in iframes (tested on their own), and the hostile
+        graphic's refusals there are the point."""
+        return "/overlays/" in (message.location or {}).get("url", "") or "/ograf/" in (message.location or {}).get("url", "")
+
+
 def test_ebu_examples_play_from_the_rundown_and_a_hostile_graphic_is_contained(
         server_factory: Callable[..., Server], chromium: Browser, tmp_path: Path) -> None:
     srv = server_factory().start()
@@ -142,9 +152,49 @@ def test_ebu_examples_play_from_the_rundown_and_a_hostile_graphic_is_contained(
     show.act("custom", item, id="highlight")
     show.calls(item, "load", "playAction", "updateAction", "customAction")
     show.shot("l3rd-name-updated")
+    # OBS restarted mid-item: a new page loads it, plays it and replays its custom action
+    tab.open(f"{srv.url}/overlays/show")
+    show.calls(item, "load", "playAction", "customAction")
+    expect(show.frame(item).get_by_text("Борис Петров")).to_be_visible()
     show.act("out", item)
     show.gone(item)
     assert drawn(show.shot("l3rd-name-out")) == 0
+
+    # the desk: an item made with the form generated from the manifest's schema, taken with
+    # Space, its custom action run from its button, then out
+    ctx = chromium.new_context(viewport={"width": 1366, "height": 900}, locale="ru-RU")
+    desk = Desk(ctx.new_page(), srv).open()
+    desk.page.select_option("#rd-select", show.rid)
+    desk.page.click("#f-new")
+    desk.page.select_option("#f-graphic", "ograf:l3rd-name")
+    expect(desk.page.locator("#f-data #og-title")).to_be_visible()  # the form from the manifest's schema
+    expect(desk.page.locator("#og-name")).to_have_value("John Doe")  # the schema's default
+    desk.page.fill("#og-name", "Вера Сергеевна")
+    desk.page.fill("#og-title", "Знаток года")
+    desk.page.fill("#f-label", "Вера")
+    desk.page.fill("#f-layer", "straps")
+    desk.page.click("#f-save")
+    row = desk.page.locator('.rd-item[data-label="Вера"]')
+    row.click()
+    expect(row).to_have_class(re.compile("focused"))
+    # the desk's preview monitor plays the focused item in its own sandboxed frame
+    preview = desk.page.frame_locator("#rd-preview").frame_locator("iframe.ograf-frame")
+    expect(preview.get_by_text("Вера Сергеевна")).to_be_visible()
+    button = desk.page.locator('#rd-ograf-actions [data-action="highlight"] button')
+    expect(button).to_have_text("Highlight")
+    desk.page.screenshot(path=str(show.shots / "ograf-desk.png"), full_page=True)
+    vera = srv.api("GET", f"/api/rundowns/{show.rid}")["focus"]
+    assert srv.api("GET", f"/api/rundowns/{show.rid}")["segments"][-1]["items"][-1]["data"] == {
+        "name": "Вера Сергеевна", "title": "Знаток года"}
+    desk.page.keyboard.press("Space")
+    show.calls(vera, "load", "playAction")
+    expect(show.frame(vera).get_by_text("Вера Сергеевна")).to_be_visible()
+    button.click()
+    show.calls(vera, "load", "playAction", "customAction")
+    desk.page.keyboard.press("Space")  # one step: Space takes it out
+    show.gone(vera)
+    assert desk.errors == [], desk.errors
+    ctx.close()
 
     # renderer-test: its own checks of our load() and first playAction() pass (it says so), and
     # the blue fill it sizes from renderCharacteristics covers its red backdrop edge to edge
