@@ -141,7 +141,10 @@ def _download(data: bytes, name: str) -> Response:
 
 @bp.get("/ograf/export.zip")
 def export_all() -> Response:
-    return _download(zipped(package(current_app)), "chgk-overlay.ograf.zip")
+    data = current_app.extensions.get("chgk_ograf_zip")
+    if data is None:  # zipped once per app: the package does not change while it runs
+        data = current_app.extensions["chgk_ograf_zip"] = zipped(package(current_app))
+    return _download(data, "chgk-overlay.ograf.zip")
 
 
 @bp.get("/ograf/export/<ograf_id>.zip")
