@@ -12,6 +12,7 @@ from flask import current_app, render_template, request, url_for
 
 from overlay.web.auth import is_operator
 from overlay.graphics.game import GRAPHICS
+from overlay.schema import editor_schemas
 from overlay.i18n.web import page_lang
 
 from . import bp
@@ -33,7 +34,8 @@ def available_overlays() -> list[str]:
 
 
 def panel_config(page: str) -> dict[str, Any]:
-    return {
+    extra = {"schemas": editor_schemas()} if page == "rundown" else {}  # the item editor's forms
+    return {**extra,
         "page": page,
         "csrf": csrf_token(),
         "lang": page_lang(),

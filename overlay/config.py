@@ -39,6 +39,7 @@ DEFAULTS: dict[str, Any] = {
     "REDIS_KEY": None,                 # the key writer and edges sign Redis values with (HMAC-SHA256) ...
     "REDIS_KEY_FILE": None,            # ... or a file holding it; else <data>/redis_key (the writer makes one)
     "MAX_CONNECTIONS": None,           # connections one process holds; None: its open-files limit less 10 % (overlay/web/server.py)
+    "OGRAF_ORIGINS": [],               # web origins of the operators' OGraf controllers and renderers (CORS, Socket.IO)
     "HEADER_TIMEOUT": 10,              # seconds from idle to a whole request head; then the connection is closed
 }
 # Values read from the environment as text, never parsed as JSON (a password "123456" stays text).

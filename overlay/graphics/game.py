@@ -7,6 +7,7 @@ from typing import Any
 
 from . import show as showgfx
 from ..rules import InputError
+from ..schema import validate_data
 from ..core.session import Change, Sessions
 
 # Every on-air graphic the server serves (templates/overlays/<name>.html).
@@ -175,13 +176,8 @@ def _parse(body: Any) -> tuple[str, str, dict]:
         raise InputError("bad_field", f"'data' nests lists and objects more than {MAX_DATA_DEPTH} levels deep.")
     if len(json.dumps(data, ensure_ascii=False).encode()) > MAX_DATA_BYTES:
         raise InputError("bad_field", f"'data' is larger than {MAX_DATA_BYTES} bytes.")
-    duration = data.get("duration_ms")
-    if duration is not None and (isinstance(duration, bool) or not isinstance(duration, int)
-                                 or not 500 <= duration <= 3_600_000):
-        raise InputError("bad_field", "'duration_ms' must be a whole number of milliseconds from 500 to 3600000.")
-    for key in ("title", "subtitle", "text"):
-        if key in data and not isinstance(data[key], str):
-            raise InputError("bad_field", f"'{key}' must be a text.")
+    if action == "show":  # the graphic's declared data (overlay/schema): every door checks the same
+        data = validate_data(name, data)
     return action, name, data
 
 

@@ -83,10 +83,10 @@ def slate(data: dict, now: int, live_url: str | None = None) -> dict:
         data["ends_at"] = _time_of_day(until, now)
     elif data.get("countdown_ms") is not None:
         data["ends_at"] = now + data["countdown_ms"]
-    elif data.get("count_up") is not None:
-        if data["count_up"] is not True:
-            raise _fail("'count_up' must be true (a count-up from the moment the slate is taken).")
+    elif data.get("count_up") is True:  # `false` (a spreadsheet's switch left off) is no clock
         data["starts_at"] = now
+    elif data.get("count_up") is not None:
+        raise _fail("'count_up' must be true (a count-up from the moment the slate is taken) or false.")
     return data
 
 

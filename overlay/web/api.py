@@ -8,8 +8,10 @@ from werkzeug.exceptions import HTTPException
 
 from .auth import operator_required
 from ..broadcast.fanout import fanout
+from ..graphics.game import GRAPHICS
 from ..broadcast.hub import overlay_transport, reload_overlay
 from ..rules import InputError
+from ..schema import graphic_schema
 from .services import services
 from ..core.store import StorageError
 
@@ -25,6 +27,9 @@ def register_errors(app: Flask) -> None:
 
     @app.errorhandler(InputError)
     def _input_error(exc: InputError) -> Any:
+        if getattr(exc, "key", None):  # a graphic's data (overlay/schema): catalog key and parameters
+            return jsonify(error={"code": exc.code, "message": exc.message, "key": exc.key,
+                                  "params": exc.params}), exc.status
         return error(exc.status, exc.code, exc.message)
 
     @app.errorhandler(StorageError)
@@ -142,6 +147,14 @@ def put_on_air() -> Any:
 @operator_required
 def get_graphics() -> Any:
     return jsonify(services().graphics.payload())
+
+
+@bp.get("/graphics/schema")
+@operator_required
+def get_graphics_schema() -> Any:
+    """Every graphic's data as JSON Schema with OGraf GDD types (overlay/schema): what a GDD form
+    builder draws, and what every door checks."""
+    return jsonify(graphics={g: graphic_schema(g) for g in GRAPHICS})
 
 
 @bp.post("/graphics")

@@ -81,7 +81,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     api.register_errors(app)
     app.register_blueprint(control_bp)
-    hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"])
+    from ..ograf.server_api import socket_origins
+    # the page's own origin, and the operators' OGraf renderers' (OGRAF_ORIGINS: our exported graphics there)
+    hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], cors_allowed_origins=socket_origins(app))
     fanout.install(hub.socketio.server)  # overlays' websockets, written to directly (eventlet)
     from . import proxy
     proxy.install(app)  # X-Forwarded-* from configured proxies only, Secure cookies over HTTPS, HSTS
@@ -94,6 +96,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     svc.rundowns.subscribe(lambda kind, payload: hub.rundown_changed(svc, kind, payload))
     svc.media.users.append(svc.rundowns.media_users)  # a picture an item names is not deleted
     sessions.subscribe(lambda change: svc.rundowns.on_graphics(change))
+    from ..ograf import items as ograf_items, library_api as ograf_library_api
+    from ..ograf.library import OgrafLibrary
+    svc.ograf = OgrafLibrary(store, Path(app.config["DATA"]) / "ograf", clock=now_ms)
+    ograf_items.install(svc)  # rundown items "ograf:<id>"; a graphic in use is not deleted
+    ograf_library_api.register(app)  # /api/ograf, /ograf/pkg/<hash>/…, /ograf/frame/<id>
 
     from ..osc import api as osc_api, build_bridge
     svc.osc = build_bridge(app, svc)  # OSC cues out, commands in (overlay/osc/)
@@ -108,6 +115,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     packs_api.register(app)  # question packs: /api/packs, import and envelope filling
     from ..media import api as media_api
     media_api.register(app)  # the media library: /api/media, /media/<hash>.<ext>
+    from ..ograf import export as ograf_export, server_api as ograf_api
+    ograf_export.register(app)  # our graphics as an OGraf package: /ograf/export.zip, /ograf/package/
+    ograf_api.register(app)  # the OGraf Server API: /ograf/v1
     from ..obs import api as obs_api
     obs_api.register(app)  # OBS control over obs-websocket (obs.toml) and /api/obs
     from . import live

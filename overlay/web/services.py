@@ -23,6 +23,7 @@ class Services:
     relay: Any = None  # overlay/broadcast/relay.py, with --redis
     media: Any = None  # overlay.media.library.Media: the picture library
     rundowns: Any = None  # overlay.rundown.Rundowns: the prepared shows and their desk
+    ograf: Any = None  # overlay.ograf.library.OgrafLibrary: uploaded OGraf graphics
     revoked_logins: set[str] = field(default_factory=set)  # logged-out panel sessions
     control_logins: dict[str, str] = field(default_factory=dict)  # /control sid → login it came with
 

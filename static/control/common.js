@@ -109,7 +109,26 @@ export function refusalText(error) {
   const code = error?.code || "error";
   const key = `err.${code}`;
   const known = t(key) !== key;
-  return { title: known ? t(key) : t("err.refused"), detail: error?.message || "" };
+  return { title: known ? t(key) : t("err.refused"), detail: dataWords(error) || error?.message || "" };
+}
+
+/** A field's words: the catalog's label for it (`fld.<name>`; a row's column by its own name). */
+export function fieldLabel(name, prop) {
+  const key = `fld.${String(name).split(".").pop()}`;
+  const said = t(key);
+  return said !== key ? said : prop?.label || name;
+}
+
+/** A graphic's data refused (overlay/schema): its catalog key and parameters in the page's
+ * language — the field by its label, the list row — or "" for any other refusal. */
+export function dataWords(error) {
+  const key = error?.key;
+  if (typeof key !== "string" || !key.startsWith("data.")) return "";
+  const p = { ...(error.params || {}) };
+  if (p.field) p.field = fieldLabel(p.field);
+  if (p.fields) p.fields = String(p.fields).split(", ").map((f) => fieldLabel(f)).join(", ");
+  const said = t(`data.${key.slice(5)}`, p);
+  return p.row ? `${t("data.in_row", { row: p.row })}: ${said}` : said;
 }
 
 /** A refused call as an error notice: our words for its code, the server's own as the detail.

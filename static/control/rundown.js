@@ -6,8 +6,10 @@
 // (`rundown`), so two desks editing one rundown see each other.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, api, notice, noticeRefusal, wireLanguage, dropPointerFocus, bdi } from "./common.js";
+import { pageConfig, h, api, notice, noticeRefusal, wireLanguage, dropPointerFocus, bdi, dataWords } from "./common.js";
+import { dataForm } from "./dataform.js";
 import { ControlConnection, PressOrder } from "./connection.js";
+import { actionButtons, loadLibrary, schemaForm } from "./ograf.js";
 
 const cfg = pageConfig();
 wireLanguage(cfg.lang);
@@ -20,6 +22,7 @@ let list = [];        // [{id, name, rev, locked, items}]
 let doc = null;       // the shown rundown (GET /api/rundowns/<id>)
 let editing = null;   // the id of the item in the editor, null: a new item
 let queue = Promise.resolve();
+let library = [];     // uploaded OGraf graphics (GET /api/ograf): items name them "ograf:<id>"
 const order = new PressOrder(cfg.double_ms ?? 400);
 const MOVES = new Set(["next", "previous", "focus"]);
 let moves = 0;
@@ -210,6 +213,9 @@ function render() {
   });
   box.replaceChildren(...rows);
   box.querySelector(".rd-item.focused")?.scrollIntoView({ block: "nearest" });
+  const focused = items().find((i) => i.id === doc.focus);
+  actionButtons($("rd-ograf-actions"), focused && doc.ograf?.[focused.graphic],
+                (id, payload) => act("custom", { item: focused.id, id, payload }));
   fillStackSelect();
   renderProgram();
   tick();
@@ -238,20 +244,22 @@ setInterval(tick, 200);
 
 // ---- the editor -------------------------------------------------------------------------------------
 
-function dataText(data) {
-  return Object.entries(data || {}).filter(([k]) => k !== "step")
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join("\n");
+let readData = () => ({});  // the editor's data form (dataform.js), for the graphic chosen
+
+/** The data form for the chosen graphic, filled with `data` (fields of another graphic left out):
+ * ours from their declared schema (dataform.js), an uploaded one from its manifest's (ograf.js). */
+function drawDataForm(data) {
+  const g = $("f-graphic").value;
+  const uploaded = g.startsWith("ograf:") && library.find((x) => `ograf:${x.id}` === g);
+  readData = uploaded ? schemaForm($("f-data"), uploaded.schema, data) : dataForm($("f-data"), cfg.schemas?.[g], data);
 }
 
-function parseData(text) {
-  const data = {};
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    const at = line.indexOf(":");
-    if (at < 1) throw new Error(t("rd.bad_data_line", { line }));
-    data[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-  }
-  return data;
+function graphicOptions() {
+  const keep = $("f-graphic").value;
+  const ours = (cfg.graphics || []).map((g) => h("option", { value: g }, g));
+  const theirs = library.map((x) => h("option", { value: `ograf:${x.id}` }, `${x.name} (OGraf)`));
+  $("f-graphic").replaceChildren(...ours, ...(theirs.length ? [h("optgroup", { label: t("og.uploaded") }, ...theirs)] : []));
+  if (keep) $("f-graphic").value = keep;
 }
 
 function openEditor(item) {
@@ -265,14 +273,14 @@ function openEditor(item) {
   $("f-out").value = item ? String(item.out) : "manual";
   fillStackSelect();
   $("f-stack").value = item?.stack || "";
-  $("f-data").value = item ? dataText(item.data) : "";
+  drawDataForm(item ? item.data : {});
   if (item) $("f-label").focus();
 }
 
 $("rd-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   let data;
-  try { data = parseData($("f-data").value); } catch (err) {
+  try { data = readData(); } catch (err) { // an uploaded graphic's JSON field that is not JSON
     notice("error", t("rd.bad_data"), err.message, { code: "local" });
     return;
   }
@@ -287,7 +295,18 @@ $("rd-form").addEventListener("submit", async (e) => {
   }
 });
 $("f-new").addEventListener("click", () => openEditor(null));
-$("f-graphic").replaceChildren(...(cfg.graphics || []).map((g) => h("option", { value: g }, g)));
+graphicOptions();
+// another graphic: its own form, keeping what the fields of the same name held
+$("f-graphic").addEventListener("change", () => {
+  let kept = {};
+  try { kept = readData(); } catch (_e) { /* a JSON field that is not JSON: start afresh */ }
+  drawDataForm(kept);
+});
+loadLibrary().then((found) => {
+  library = found;
+  graphicOptions();
+  drawDataForm(items().find((i) => i.id === editing)?.data || {});
+});
 
 // ---- the rundown's own controls -------------------------------------------------------------------
 
@@ -313,7 +332,8 @@ $("rd-import").addEventListener("change", async (e) => {
   const answer = await r.json().catch(() => null);
   if (!r.ok) {
     const err = answer?.error || { code: `http_${r.status}` };
-    notice("error", t("err.bad_csv"), err.row ? `${t("rd.row_col", { row: err.row, column: err.column ?? "—" })} ${err.message}` : err.message || "", { code: err.code });
+    const words = dataWords(err) || err.message || "";  // a bad data cell: said in the page's language
+    notice("error", t("err.bad_csv"), err.row ? `${t("rd.row_col", { row: err.row, column: err.column ?? "—" })} ${words}` : words, { code: err.code });
     return;
   }
   notice("ok", t("rd.imported", { n: answer.items }), "", { code: "imported" });
@@ -334,8 +354,8 @@ async function loadPeople() {
       $("f-graphic").value = "lower-third";
       $("f-layer").value = "straps";
       // a person with a photo gets the photo strap (`style: photo`: two lines and the picture)
-      $("f-data").value = [`title: ${p.name}`, p.title ? `subtitle: ${p.title}` : "",
-                           ...(p.photo ? ["style: photo", `photo: ${p.photo}`] : [])].filter(Boolean).join("\n");
+      drawDataForm({ title: p.name, ...(p.title ? { subtitle: p.title } : {}),
+                     ...(p.photo ? { style: "photo", photo: p.photo } : {}) });
       $("f-label").focus();
     },
   }, bdi(p.name), p.title ? ` · ${p.title}` : "")));

@@ -11,17 +11,19 @@ from overlay.graphics.game import GRAPHICS
 from overlay.rules import InputError, RuleError
 from overlay.graphics.show import STACK_LEVELS, stack_of
 from overlay.rundown import csvio, model
+from tests.schema.strategies import data_for
 
 texts = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20).filter(str.strip)
-item_fields = st.fixed_dictionaries({
+# each item's data is any data its graphic's schema takes (tests/schema/strategies.py)
+item_fields = st.sampled_from(GRAPHICS).flatmap(lambda graphic: st.fixed_dictionaries({
     "segment": st.sampled_from(["Начало", "Раунд 1", "Перерыв", "Финал"]),
     "label": texts,
-    "graphic": st.sampled_from(GRAPHICS),
+    "graphic": st.just(graphic),
     "layer": st.sampled_from(["main", "straps", "1", "12", "bug"]),
     "out": st.one_of(st.sampled_from(["manual", "none"]), st.integers(500, 3_600_000)),
     "stack": st.sampled_from([None, "", *STACK_LEVELS]),
-    "data": st.dictionaries(st.sampled_from(["title", "subtitle", "media", "text"]), texts, max_size=3),
-})
+    "data": data_for(graphic),
+}))
 edits = st.lists(st.tuples(st.sampled_from(["add", "dup", "move", "delete", "dup_seg", "move_seg", "focus", "cue"]),
                            item_fields, st.integers(0, 30)), max_size=30)
 
@@ -160,7 +162,7 @@ def test_media_users_name_the_rundown_and_the_item(tmp_path):
     desk = Rundowns(sessions, Graphics(sessions))
     doc = desk.create({"name": "Шоу"})
     desk.edit(doc["id"], {}, lambda d: model.add_item(d, model.parse_item(
-        {"label": "Логотип", "graphic": "lower-third", "data": {"media": "m_1a2b"}}, GRAPHICS))[0], {"action": "add"})
+        {"label": "Логотип", "graphic": "bug", "data": {"media": "m_1a2b"}}, GRAPHICS))[0], {"action": "add"})
     assert desk.media_users("m_1a2b") == ["rundown «Шоу», item «Логотип»"]
     assert desk.media_users("m_other") == []
 

@@ -126,7 +126,7 @@ def test_a_bad_csv_row_is_named_and_nothing_is_imported(rd: Rd) -> None:
 
 
 def test_csv_round_trip_replaces_or_appends(rd: Rd) -> None:
-    text = ("\ufeffsegment,label,graphic,layer,out,data.title,data.subtitle,data.media\n"
+    text = ("\ufeffsegment,label,graphic,layer,out,data.title,data.subtitle,data.photo\n"
             "Начало,Ведущий,lower-third,straps,manual,\"Крюк, Борис\",ведущий,m_1a2b\n"
             "Начало,Капитан,lower-third,straps,8000,{{captain}},капитан,\n"
             "Перерыв,Заставка,result,full,none,,,\n")
@@ -136,7 +136,7 @@ def test_csv_round_trip_replaces_or_appends(rd: Rd) -> None:
     assert [(s["name"], [i["label"] for i in s["items"]]) for s in doc["segments"]] == [
         ("Начало", ["Ведущий", "Капитан"]), ("Перерыв", ["Заставка"])]
     first = doc["segments"][0]["items"][0]
-    assert first["data"] == {"title": "Крюк, Борис", "subtitle": "ведущий", "media": "m_1a2b"}
+    assert first["data"] == {"title": "Крюк, Борис", "subtitle": "ведущий", "photo": "m_1a2b"}
     assert doc["segments"][0]["items"][1]["out"] == 8000 and doc["segments"][1]["items"][0]["out"] == "none"
     exported = rd.srv.call("GET", f"/api/rundowns/{rd.id}/export")
     assert exported.headers["Content-Type"].startswith("text/csv")
@@ -152,21 +152,21 @@ def test_csv_round_trip_replaces_or_appends(rd: Rd) -> None:
 def test_csv_switches_are_true_or_false(rd: Rd) -> None:
     """A show graphic's switch (the slate's and bug's `qr`, `count_up`, `loop`) is read as true or
     false from the spreadsheet, and exported back the same; anything else names its cell."""
-    text = ("graphic,label,data.qr,data.qr_caption,data.count_up\n"
-            "slate,Перерыв,true,Следите за игрой,TRUE\n"
-            "bug,Код,false,,\n")
+    text = ("graphic,label,data.qr,data.qr_caption,data.count_up,data.media\n"
+            "slate,Перерыв,true,Следите за игрой,TRUE,\n"
+            "bug,Код,false,,,m_logo\n")
     r = rd.srv.call("POST", f"/api/rundowns/{rd.id}/import", data=text.encode())
     assert r.status_code == 200, r.text
     items = [i for s in rd.get()["segments"] for i in s["items"]]
     assert [i["data"] for i in items] == [{"qr": True, "qr_caption": "Следите за игрой", "count_up": True},
-                                          {"qr": False}]
+                                          {"qr": False, "media": "m_logo"}]
     exported = rd.srv.call("GET", f"/api/rundowns/{rd.id}/export").text
-    assert "Перерыв,slate,main,manual,true,Следите за игрой,true\r\n" in exported, exported
+    assert "Перерыв,slate,main,manual,true,Следите за игрой,true,\r\n" in exported, exported
     other = Rd(rd.srv, "Копия с кодом")
     assert rd.srv.call("POST", f"/api/rundowns/{other.id}/import", data=exported.encode()).status_code == 200
     assert [i["data"] for s in other.get()["segments"] for i in s["items"]] == [i["data"] for i in items]
     before = rd.get()
-    r = rd.srv.call("POST", f"/api/rundowns/{rd.id}/import", data="graphic,data.qr\nbug,yes\n".encode())
+    r = rd.srv.call("POST", f"/api/rundowns/{rd.id}/import", data="graphic,data.qr\nbug,maybe\n".encode())
     err = r.json()["error"]
     assert r.status_code == 400 and (err["row"], err["column"]) == (2, "data.qr"), r.text
     assert "'qr' must be true or false" in err["message"]
