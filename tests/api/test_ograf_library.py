@@ -116,6 +116,15 @@ def test_upload_list_serve_items_and_delete(server: Server) -> None:
     assert [a["id"] for a in made["renderer-test"]["customActions"]] == ["highlight", "setColor"]
     listed = {g["id"]: g for g in server.api("GET", "/api/ograf")["graphics"]}
     assert set(listed) == set(made)
+    # a thumbnail the manifest names is listed with its URL, served as the picture it is
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+    thumbed = upload(server, zip_of({"pkg/t.ograf.json": manifest("thumbed", thumbnails=[
+        {"file": "thumbs/a.png", "resolution": {"width": 320, "height": 180}}]), "pkg/g.mjs": GOOD, "pkg/thumbs/a.png": png}))
+    assert thumbed.status_code == 201, thumbed.text
+    (shown,) = [g for g in server.api("GET", "/api/ograf")["graphics"] if g["id"] == "thumbed"]
+    thumb = server.http.get(server.url + shown["thumbnails"][0]["url"])
+    assert shown["thumbnails"][0]["resolution"] == {"width": 320, "height": 180}
+    assert thumb.status_code == 200 and thumb.headers["Content-Type"] == "image/png" and thumb.content == png
     again = upload(server, example_zip("minimal"))
     assert again.status_code == 400 and "already" in again.json()["error"]["message"]
 
