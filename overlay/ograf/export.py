@@ -160,12 +160,23 @@ def package_file(path: str) -> Response:
     resp = Response(files[path], mimetype=TYPES.get(Path(path).suffix, "application/octet-stream"))
     resp.headers["X-Content-Type-Options"] = "nosniff"
     resp.headers["Cache-Control"] = "no-cache"
-    origin = request.headers.get("Origin")
-    if origin and origin in current_app.config.get("OGRAF_ORIGINS", []):
-        resp.headers["Access-Control-Allow-Origin"] = origin
-        resp.headers["Vary"] = "Origin"
+    _allow_origin(resp)
     return resp
+
+
+def _allow_origin(resp: Response) -> None:
+    origin = request.headers.get("Origin")
+    if origin and origin.rstrip("/") in [str(o).rstrip("/") for o in current_app.config.get("OGRAF_ORIGINS") or []]:
+        resp.headers["Access-Control-Allow-Origin"] = origin
+    resp.headers.add("Vary", "Origin")
 
 
 def register(app: Flask) -> None:
     app.register_blueprint(bp)
+
+    @app.after_request
+    def _public_league_cors(resp: Response) -> Response:
+        """Our league graphics in an operator's OGraf renderer read the public league views."""
+        if request.path.startswith("/api/public/") and request.method == "GET":
+            _allow_origin(resp)
+        return resp

@@ -66,7 +66,9 @@ def graphic_of(ograf_id: str) -> str | None:
 
 
 def kind(graphic: str) -> str:
-    return "cue" if graphic in CUE_GRAPHICS else "game"
+    """cue: draws the controller's data; league: that data names a season or series whose public
+    view it fetches from the server; game: draws the server's public game state."""
+    return "cue" if graphic in CUE_GRAPHICS else "league" if graphic in LEAGUE_GRAPHICS else "game"
 
 
 def step_count(graphic: str) -> int:
@@ -100,8 +102,9 @@ def data_schema(graphic: str) -> dict:
 
 def manifest(graphic: str) -> dict:
     name, description = NAMES[graphic]
-    live = "" if kind(graphic) == "cue" else (
-        " Game data: the public state of the chgk-overlay server named in `server` (Socket.IO /overlay).")
+    live = {"cue": "",
+            "game": " Game data: the public state of the chgk-overlay server named in `server` (Socket.IO /overlay).",
+            "league": " League data: the public league view of the chgk-overlay server named in `server`."}[kind(graphic)]
     out: dict[str, Any] = {
         "$schema": SCHEMA_URL,
         "id": graphic_id(graphic),

@@ -43,7 +43,7 @@ class NotFound(InputError):
 
 def _problem(status: int, code: str, message: str) -> tuple[Response, int]:
     """The spec's ErrorResponse (RFC 7807 fields), with our API's `error` beside it."""
-    return jsonify(type=f"https://chgk-overlay/errors/{code}", title=code.replace("_", " "), status=status,
+    return jsonify(type=f"urn:chgk-overlay:error:{code}", title=code.replace("_", " "), status=status,
                    detail=message, instance=request.path, error={"code": code, "message": message}), status
 
 

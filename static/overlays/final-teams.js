@@ -10,7 +10,7 @@ const NAME = "final-teams";
 
 export default function create(root, ctx) {
   const el = part(root, NAME);
-  const tx = leagueText(ctx.config.lang);
+  const tx = leagueText(ctx.config.lang, ctx.catalog);
   const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
   const f = {
     title: ref("title"), sub: ref("sub"), foot: ref("foot"),

@@ -12,7 +12,7 @@ const TWO_COLUMNS_FROM = 11;
 
 export default function create(root, ctx) {
   const el = part(root, NAME);
-  const tx = leagueText(ctx.config.lang);
+  const tx = leagueText(ctx.config.lang, ctx.catalog);
   const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
   const f = { title: ref("title"), sub: ref("sub"), list: ref("list"), empty: ref("empty") };
   const query = new URLSearchParams(location.search);

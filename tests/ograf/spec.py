@@ -44,8 +44,8 @@ def server_api() -> Any:
 
     path = SPEC / "open-api" / "server-api.yaml"
     handlers = {"https": _load, "http": _load, "file": _load, "<all_urls>": _load}
-    return OpenAPI(SchemaPath.from_dict(_keys_as_text(yaml.safe_load(path.read_text())), base_uri=path.as_uri(), handlers=handlers,
-                                       ref_resolver_handlers=handlers),
+    document = _keys_as_text(yaml.safe_load(path.read_text()))
+    return OpenAPI(SchemaPath.from_dict(document, base_uri=path.as_uri(), handlers=handlers),
                    # the document itself is the EBU's, vendored as is: not re-validated here (the
                    # validator would fetch its https references); requests and answers are
                    config=Config(spec_validator_cls=None))

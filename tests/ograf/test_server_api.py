@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,6 +39,25 @@ def ograf(server: Server, method: str, path: str, body: Any = None, params: dict
     server_api().validate_response(request, MockResponse(r.content, status_code=r.status_code,
                                                          content_type=r.headers["Content-Type"]))
     return r.json()
+
+
+def test_the_document_refuses_a_wrong_answer() -> None:
+    """The validation is real: an answer the OpenAPI document does not allow is refused — a
+    manifest without `main`, a playAction answer without `currentStep`."""
+    from openapi_core.validation.response.exceptions import InvalidData
+
+    from overlay.ograf import manifests
+    doc = {k: v for k, v in manifests.manifest("lower-third").items() if k != "main"}
+    asked = MockRequest("http://localhost", "get", V1 + "/graphics/chgk-lower-third")
+    with pytest.raises(InvalidData):
+        server_api().validate_response(asked, MockResponse(json.dumps({"graphic": doc, "manifest": doc}).encode(),
+                                                           content_type="application/json"))
+    asked = MockRequest("http://localhost", "post", V1 + "/renderers/show/target/graphicInstance/playAction",
+                        data=b'{"renderTarget": {"layer": "a"}, "graphicInstanceId": "x", "params": {}}',
+                        content_type="application/json")
+    with pytest.raises(InvalidData):
+        server_api().validate_response(asked, MockResponse(b'{"graphicInstanceId": "x", "statusCode": 200}',
+                                                           content_type="application/json"))
 
 
 def straps() -> dict:
@@ -174,3 +192,22 @@ def test_the_export_downloads(server: Server) -> None:
     assert server.call("GET", "/ograf/export/chgk-nothing.zip").status_code == 404
     main = server.call("GET", "/ograf/package/ograf/chgk/lower-third.mjs")
     assert main.headers["Content-Type"].startswith("text/javascript") and b"ografGraphic" in main.content
+
+
+def test_socket_io_takes_the_configured_renderer_origins_only(server: Server) -> None:
+    """Our exported game graphics in an operator's renderer follow the game over /overlay: that
+    renderer's origin (OGRAF_ORIGINS) may connect, another site's may not."""
+    import socketio
+
+    from tests.support import close_client
+    for origin, allowed in ((ORIGIN, True), ("http://evil.example", False), (server.url, True)):
+        sio = socketio.Client(reconnection=False)
+        try:
+            if allowed:
+                sio.connect(server.url, namespaces=["/overlay"], headers={"Origin": origin}, wait_timeout=10)
+                assert sio.connected, origin
+            else:
+                with pytest.raises(socketio.exceptions.ConnectionError):
+                    sio.connect(server.url, namespaces=["/overlay"], headers={"Origin": origin}, wait_timeout=10)
+        finally:
+            close_client(sio)

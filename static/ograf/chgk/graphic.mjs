@@ -100,8 +100,8 @@ export function ografGraphic(name) {
       };
       const module = await import(new URL(`overlays/${spec.module}.js`, ROOT));
       this.graphic = module.default(stage, this.ctx);
-      if (spec.kind === "game") await this.connect(server);
-      else this.graphic.update(null, undefined);
+      if (spec.kind === "cue") this.graphic.update(null, undefined);
+      else await this.connect(server); // game and league graphics follow the server
       this.cue();
       try {
         await document.fonts.ready;
@@ -115,6 +115,7 @@ export function ografGraphic(name) {
     connect(server) {
       const socket = io(`${server}/overlay`, { reconnectionDelayMax: 5000, auth: { graphic: name } });
       this.socket = this.ctx.socket = socket;
+      if (this.spec.kind === "league") socket.on("connect", () => this.cue()); // league data fetched again
       const sync = () => this.clock.sync(socket).then(() => this.redraw());
       socket.on("connect", () => {
         socket.emit("hello", { graphic: name, page: `ograf:${location.href}` });
@@ -156,7 +157,7 @@ export function ografGraphic(name) {
       const steps = this.spec.steps || [];
       const playing = this.step !== undefined;
       const onAir = {};
-      if (this.spec.kind === "cue" && playing) {
+      if (this.spec.kind !== "game" && playing) { // cue and league graphics: our data is the cue's
         const data = { ...this.data };
         delete data.server;
         delete data.lang;
