@@ -230,6 +230,12 @@ def read_manifests(files: dict[str, bytes]) -> list[tuple[str, dict]]:
     return out
 
 
+def checked(raw: bytes) -> tuple[dict[str, bytes], list[tuple[str, dict]]]:
+    """An upload's files and manifests, every check passed (OgrafRefused otherwise)."""
+    files = unpack(raw)
+    return files, read_manifests(files)
+
+
 def package_hash(files: dict[str, bytes]) -> str:
     h = hashlib.sha256()
     for path in sorted(files):
@@ -251,8 +257,10 @@ UsedBy = Callable[[str], list[str]]
 
 
 class OgrafLibrary:
-    def __init__(self, store: Store, folder: Path, clock: Callable[[], int]) -> None:
-        self.store, self.folder, self.clock = store, Path(folder), clock
+    def __init__(self, store: Store, folder: Path, clock: Callable[[], int],
+                 offload: Callable[..., Any] = lambda fn, *args: fn(*args)) -> None:
+        # `offload`: unpacking, hashing and writing a package run off the event loop (media.off_loop)
+        self.store, self.folder, self.clock, self.offload = store, Path(folder), clock, offload
         self.folder.mkdir(parents=True, exist_ok=True)
         self.lock = threading.RLock()
         self.users: list[UsedBy] = []  # rundown items, layers on air
@@ -327,15 +335,14 @@ class OgrafLibrary:
     # changing --------------------------------------------------------------------------------
 
     def add(self, raw: bytes, name: str = "") -> list[dict]:
-        files = unpack(raw)
-        manifests = read_manifests(files)
+        files, manifests = self.offload(checked, raw)
         with self.lock:
             for path, doc in manifests:
                 if doc["id"] in self._rows:
                     raise OgrafRefused(f"A graphic with the id {doc['id']!r} is in the library already: "
                                        "delete it first (DELETE /api/ograf/<id>) to upload a new version.", path)
-            pkg = package_hash(files)
-            written = self._write(pkg, files)
+            pkg = self.offload(package_hash, files)
+            written = self.offload(self._write, pkg, files)
             now = self.clock()
             try:
                 with self.store.transaction() as db:

@@ -98,7 +98,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     sessions.subscribe(lambda change: svc.rundowns.on_graphics(change))
     from ..ograf import items as ograf_items, library_api as ograf_library_api
     from ..ograf.library import OgrafLibrary
-    svc.ograf = OgrafLibrary(store, Path(app.config["DATA"]) / "ograf", clock=now_ms)
+    svc.ograf = OgrafLibrary(store, Path(app.config["DATA"]) / "ograf", clock=now_ms,
+                             offload=off_loop(app.config["ASYNC_MODE"]))
     ograf_items.install(svc)  # rundown items "ograf:<id>"; a graphic in use is not deleted
     ograf_library_api.register(app)  # /api/ograf, /ograf/pkg/<hash>/…, /ograf/frame/<id>
 

@@ -242,6 +242,26 @@ function tick() {
 }
 setInterval(tick, 200);
 
+/** An uploaded graphic that refused a call in the program monitor (it throws, or needs a newer
+ * browser) is said once: the monitor is /overlays/show, so OBS may be failing the same way. */
+const toldFailures = new Set();
+function graphicFailures() {
+  let frames = [];
+  try {
+    frames = [...($("rd-program-frame").contentDocument?.querySelectorAll("iframe.ograf-frame[data-error]") || [])];
+  } catch (_e) {
+    return;
+  }
+  for (const f of frames) {
+    const key = `${f.dataset.item}@${f.dataset.error}`;
+    if (toldFailures.has(key)) continue;
+    toldFailures.add(key);
+    const item = items().find((i) => i.id === f.dataset.item);
+    notice("error", t("og.failed", { label: item?.label || f.dataset.graphic }), f.dataset.error, { code: "ograf_failed" });
+  }
+}
+setInterval(graphicFailures, 1000);
+
 // ---- the editor -------------------------------------------------------------------------------------
 
 let readData = () => ({});  // the editor's data form (dataform.js), for the graphic chosen

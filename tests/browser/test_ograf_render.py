@@ -9,6 +9,7 @@ the cookies nor /api, nor reach the page around it. Screenshots: $CHGK_SCREENSHO
 from __future__ import annotations
 
 import io
+import json
 import re
 import zipfile
 from collections.abc import Callable
@@ -105,6 +106,14 @@ def test_ebu_examples_play_from_the_rundown_and_a_hostile_graphic_is_contained(
     r = srv.http.post(srv.url + "/api/ograf", timeout=60, files={"file": ("examples.zip", package(
         *(FIXTURES / "ograf" / name for name in EXAMPLES), FIXTURES / "ograf-hostile"))})
     assert r.status_code == 201, r.text
+    broken = io.BytesIO()
+    with zipfile.ZipFile(broken, "w") as z:  # a graphic that fails to load (as one needing a newer browser does)
+        z.writestr("broken/b.ograf.json", json.dumps({
+            "$schema": "https://ograf.ebu.io/v1/specification/json-schemas/graphics/schema.json", "id": "broken",
+            "name": "Broken", "main": "g.mjs", "supportsRealTime": True, "supportsNonRealTime": False}))
+        z.writestr("broken/g.mjs", "export default class B extends HTMLElement {"
+                                   " async load() { throw new Error('needs a newer browser'); } }")
+    assert srv.http.post(srv.url + "/api/ograf", files={"file": ("b.zip", broken.getvalue())}).status_code == 201
 
     tab = Tab(chromium)
     # an operator's session cookie in this browser: the graphic must not read it
@@ -193,6 +202,15 @@ def test_ebu_examples_play_from_the_rundown_and_a_hostile_graphic_is_contained(
     show.calls(vera, "load", "playAction", "customAction")
     desk.page.keyboard.press("Space")  # one step: Space takes it out
     show.gone(vera)
+    # a graphic that fails in the program monitor is told on the desk, in the operator's language
+    broken = show.add("broken", {})
+    show.act("take", broken)
+    show.calls(broken, "load!", "playAction!")
+    told = desk.page.locator('.notice[data-code="ograf_failed"]')
+    expect(told).to_contain_text("не работает в эфире")
+    expect(told).to_contain_text("needs a newer browser")
+    show.act("out", broken)
+    show.gone(broken)
     assert desk.errors == [], desk.errors
     ctx.close()
 

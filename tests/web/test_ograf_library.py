@@ -116,6 +116,15 @@ def test_upload_list_serve_items_and_delete(server: Server) -> None:
     assert [a["id"] for a in made["renderer-test"]["customActions"]] == ["highlight", "setColor"]
     listed = {g["id"]: g for g in server.api("GET", "/api/ograf")["graphics"]}
     assert set(listed) == set(made)
+    # a thumbnail the manifest names is listed with its URL, served as the picture it is
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+    thumbed = upload(server, zip_of({"pkg/t.ograf.json": manifest("thumbed", thumbnails=[
+        {"file": "thumbs/a.png", "resolution": {"width": 320, "height": 180}}]), "pkg/g.mjs": GOOD, "pkg/thumbs/a.png": png}))
+    assert thumbed.status_code == 201, thumbed.text
+    (shown,) = [g for g in server.api("GET", "/api/ograf")["graphics"] if g["id"] == "thumbed"]
+    thumb = server.http.get(server.url + shown["thumbnails"][0]["url"])
+    assert shown["thumbnails"][0]["resolution"] == {"width": 320, "height": 180}
+    assert thumb.status_code == 200 and thumb.headers["Content-Type"] == "image/png" and thumb.content == png
     again = upload(server, example_zip("minimal"))
     assert again.status_code == 400 and "already" in again.json()["error"]["message"]
 
@@ -169,6 +178,29 @@ def test_upload_list_serve_items_and_delete(server: Server) -> None:
     assert air["layers"]["main"]["actions"] == [{"id": "setColor", "payload": {"color": "red"}}]
     assert air["layers"]["straps"]["actions"] == [{"id": "highlight", "payload": {}}]
     assert air["layers"]["straps"]["ograf"]["frame"].startswith("/ograf/frame/l3rd-name?v=")
+
+    # steps from the manifest: stepCount 3 continues twice, then Space takes it out; -1 always continues
+    steps = upload(server, zip_of({"s3/a.ograf.json": manifest("three", stepCount=3), "s3/g.mjs": GOOD,
+                                   "s3/page.html": "<script>parent.document.cookie</script>",
+                                   "dyn/b.ograf.json": manifest("dynamic", stepCount=-1), "dyn/g.mjs": GOOD}))
+    assert steps.status_code == 201, steps.text
+    three = server.api("POST", f"/api/rundowns/{rid}/items", {"graphic": "ograf:three", "layer": "cards"})["id"]
+    dyn = server.api("POST", f"/api/rundowns/{rid}/items", {"graphic": "ograf:dynamic", "layer": "extra"})["id"]
+    act({"action": "take", "item": three})
+    assert act({"action": "go", "item": three})["program"]["cards"]["step"] == 1
+    assert act({"action": "continue", "item": three})["program"]["cards"]["step"] == 2
+    act({"action": "continue", "item": three}, 422)
+    assert "cards" not in act({"action": "go", "item": three})["program"]
+    act({"action": "take", "item": dyn})
+    for n in range(1, 6):
+        assert act({"action": "go", "item": dyn})["program"]["extra"]["step"] == n
+    act({"action": "out", "item": dyn})
+    # a package's HTML is never a page of our origin: served as text, sandboxed
+    (three_listed,) = [g for g in server.api("GET", "/api/ograf")["graphics"] if g["id"] == "three"]
+    frame_text = server.http.get(server.url + three_listed["frame"]).text
+    page = server.http.get(server.url + frame_text.split('data-main="')[1].split('"')[0].replace("g.mjs", "page.html"))
+    assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/plain")
+    assert page.headers["Content-Security-Policy"].startswith("sandbox")
 
     in_use = server.call("DELETE", "/api/ograf/l3rd-name")
     assert in_use.status_code == 409 and in_use.json()["error"]["used_by"], in_use.text
