@@ -38,6 +38,11 @@ class Names(tuple):
             return self.library.find(str(graphic)[len(PREFIX):]) is not None
         return super().__contains__(graphic)
 
+    def check_data(self, graphic: str, data: dict) -> None:
+        """An uploaded graphic's data against its manifest's schema (the rundown asks its names)."""
+        if self.library is not None:
+            check_data(self.library, graphic, data)
+
 
 def record(library: OgrafLibrary, graphic: str) -> dict:
     rec = library.find(graphic[len(PREFIX):])

@@ -121,10 +121,11 @@ def parse_item(body: Any, graphics: tuple[str, ...], *, partial: bool = False) -
         out["stack"] = parse_stack(body.get("stack"))  # None: the graphic's own level (showgfx.STACK)
     if "data" in body or not partial:
         out["data"] = parse_data(body.get("data"))
-    library = getattr(graphics, "library", None)  # overlay/ograf/items.py: uploaded graphics' schemas
-    if library is not None and "data" in out and "graphic" in out:
-        from ..ograf.items import check_data
-        check_data(library, out["graphic"], out["data"])
+    # the names may know more graphics than ours (overlay/ograf/items.py `Names`: uploaded graphics,
+    # whose data their manifest's schema checks)
+    check = getattr(graphics, "check_data", None)
+    if check is not None and "data" in out and "graphic" in out:
+        check(out["graphic"], out["data"])
     return out
 
 
