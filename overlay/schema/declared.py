@@ -1,5 +1,5 @@
 """Every graphic's data, declared once (field name → type, see types.py). The bounds are the
-ones the graphics draw within (overlay/showgfx.py checks the same at take, and turns a slate's
+ones the graphics draw within (overlay/graphics/show.py checks the same at take, and turns a slate's
 clock into server time); the order is the editor's and a form builder's (GDD `order`).
 
 A field the server writes at take (`ends_at`, `qr_url`, a question's `step`) is `readOnly`: it

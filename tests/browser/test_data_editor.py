@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, expect
 
-from tests.api.test_media import png, upload
+from tests.media.test_media_api import png, upload
 from tests.browser.helpers import PanelPage, screenshot_dir
 from tests.support import Server
 

@@ -152,7 +152,7 @@ def test_operators_only_and_cors_for_configured_origins(server: Server) -> None:
 
 
 def test_uploaded_graphics_are_driven_and_deleted_through_the_api(server: Server) -> None:
-    from tests.api.test_ograf_library import example_zip, upload
+    from tests.web.test_ograf_library import example_zip, upload
     assert upload(server, example_zip("renderer-test")).status_code == 201
     assert "renderer-test" in {g["id"] for g in ograf(server, "GET", "/graphics")["graphics"]}
     assert ograf(server, "GET", "/graphics/renderer-test")["graphic"]["main"] == "graphic.mjs"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from overlay.i18n import Catalogs
-from tests.api.test_media import png, upload
+from tests.media.test_media_api import png, upload
 from tests.support import Server
 
 SHEET = Path(__file__).resolve().parent.parent / "fixtures" / "show" / "show.csv"
