@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..graphics import GRAPHICS, Graphics
+from ..schema import media_fields
 from ..showgfx import STACK_LEVELS, stack_of
 from ..rules import InputError, RuleError
 from ..session import Sessions, StaleRev
@@ -20,8 +21,8 @@ ACTIONS = ("take", "continue", "out", "go", "update", "all_out", "focus", "next"
            "take_cued", "lock", "unlock")
 
 
-# the data fields that may name a picture of the media library (overlay/showgfx.py)
-PICTURE_FIELDS = ("media", "photo", "background")
+# the data fields that may name a picture of the media library (declared in overlay/schema)
+PICTURE_FIELDS = media_fields()
 
 
 class UnknownRundown(InputError):
