@@ -38,7 +38,10 @@ class DataError(InputError):
     def __init__(self, key: str, **params: Any) -> None:
         self.key, self.params = key, params
         where = f"Row {params['row']} of '{params['field']}': " if params.get("row") else ""
-        super().__init__("bad_field", where + ENGLISH[key].format(**params))
+        said = dict(params)
+        if key in ("data.one_of", "data.at_most_one"):  # the English detail quotes each field
+            said["fields"] = ", ".join(f"'{f}'" for f in params["fields"].split(", "))
+        super().__init__("bad_field", where + ENGLISH[key].format(**said))
 
 
 def fields_of(graphic: str) -> dict[str, dict]:
