@@ -77,7 +77,7 @@ def test_the_editor_edits_each_type_and_the_items_take(server_factory: Callable[
         # the import's help says how to write lists in a cell, in the page's language
         page.click(".rd-csv-help summary")
         expect(page.locator(".rd-csv-help p")).to_contain_text("Список — в одной ячейке через «|»")
-        page.screenshot(path=str(screenshot_dir(tmp_path) / "rundown-csv-help.png"))
+        page.screenshot(path=str(tmp_path / "rundown-csv-help.png"))  # looked at, not kept
         page.click(".rd-csv-help summary")
 
         # the ticker's items: one editable line each; add one, move it up, remove the first
@@ -116,7 +116,7 @@ def test_the_editor_edits_each_type_and_the_items_take(server_factory: Callable[
         expect(picture.locator("img")).to_have_js_property("complete", True, timeout=WAIT)
         assert picture.locator("img").evaluate("img => img.naturalWidth") > 0
         picture.scroll_into_view_if_needed()
-        page.screenshot(path=str(screenshot_dir(tmp_path) / "rundown-media-picker.png"))
+        page.screenshot(path=str(tmp_path / "rundown-media-picker.png"))  # looked at, not kept
         picture.click()
         expect(desk.field("media").locator("input")).to_have_value("m1")
         expect(desk.field("media").locator(".df-thumb")).to_be_visible()
