@@ -32,7 +32,7 @@ class Desk(PanelPage):
     def expected(self, message: ConsoleMessage) -> bool:
         url = (message.location or {}).get("url", "")
         if "status of 400" in message.text and "/api/rundowns/" in url:
-            return True  # the refused duration, asserted below
+            return True  # the refused duration and the refused sheet, asserted below
         return bool(re.search(r"/(overlays/|static/(overlays|lib|themes|fonts|sounds)/)", url))
 
     def item(self, label: str):  # noqa: ANN201 - a Locator
@@ -152,6 +152,16 @@ def test_the_editor_edits_each_type_and_the_items_take(server_factory: Callable[
         expect(refusal).to_contain_text("длительность от 0:01 до 24:00:00")
         assert not LATIN_SENTENCE.search(refusal.inner_text()), refusal.inner_text()
         assert _item(srv, rid, "Перерыв")["data"]["countdown_ms"] == 120_000
+
+        # a spreadsheet with a bad cell: refused at import, its row, column and words in Russian
+        bad = tmp_path / "bad.csv"
+        bad.write_text(SHEET.read_text(encoding="utf-8-sig").replace(";5:00;", ";пять минут;"), encoding="utf-8")
+        page.set_input_files("#rd-import", str(bad))
+        refusal = page.locator(".notice-error[data-code='bad_csv']")
+        expect(refusal).to_contain_text("data.countdown_ms", timeout=WAIT)
+        expect(refusal).to_contain_text("«Обратный отсчёт»: длительность от 0:01 до 24:00:00")
+        assert not LATIN_SENTENCE.search(refusal.inner_text()), refusal.inner_text()
+        expect(page.locator(".rd-item")).to_have_count(8)  # nothing imported, nothing replaced
 
         # the screenshot: the ticker in the editor, the program beside it
         desk.edit("Бегущая строка")
