@@ -207,7 +207,10 @@ def _guard(run: Any) -> dict:
     try:
         return run(services())
     except (InputError, StorageError) as exc:
-        return {"error": {"code": exc.code, "message": exc.message}, "status": exc.status}
+        error = {"code": exc.code, "message": exc.message}
+        if getattr(exc, "key", None):  # a graphic's data (overlay/schema): catalog key and parameters
+            error.update(key=exc.key, params=exc.params)
+        return {"error": error, "status": exc.status}
 
 
 # broadcasting --------------------------------------------------------------------------------------

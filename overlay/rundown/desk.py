@@ -9,8 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..graphics.game import GRAPHICS, Graphics
-from ..ograf import items as ograf_items
 from ..graphics.show import STACK_LEVELS, stack_of
+from ..ograf import items as ograf_items
+from ..schema import media_fields
 from ..rules import InputError, RuleError
 from ..core.session import Sessions, StaleRev
 from . import model
@@ -21,8 +22,8 @@ ACTIONS = ("take", "continue", "out", "go", "update", "all_out", "focus", "next"
            "take_cued", "lock", "unlock", "custom")
 
 
-# the data fields that may name a picture of the media library (overlay/graphics/show.py)
-PICTURE_FIELDS = ("media", "photo", "background")
+# the data fields that may name a picture of the media library (declared in overlay/schema)
+PICTURE_FIELDS = media_fields()
 
 
 class UnknownRundown(InputError):

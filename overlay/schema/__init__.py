@@ -18,7 +18,7 @@ from .types import KINDS, kind_of
 
 GDD_SCHEMA = "https://superflytv.github.io/GraphicsDataDefinition/gdd-meta-schema/v1/schema.json"
 
-__all__ = ["DataError", "ENGLISH", "KINDS", "graphic_schema", "validate_data", "kind_of", "fields_of", "editor_schemas"]
+__all__ = ["DataError", "ENGLISH", "KINDS", "graphic_schema", "validate_data", "kind_of", "fields_of", "editor_schemas", "media_fields"]
 
 
 def graphic_schema(graphic: str) -> dict:
@@ -38,6 +38,12 @@ def validate_data(graphic: str, data: Any) -> dict:
     """`data` checked against the graphic's schema and cleaned; DataError (400 `bad_field`, with a
     catalog `key` and `params`) for the first wrong field. An unknown graphic has no fields."""
     return validate(graphic, data)
+
+
+def media_fields() -> tuple[str, ...]:
+    """The data fields that name a picture of the media library, in any graphic."""
+    return tuple(sorted({name for g in declared.FIELDS for name, prop in fields_of(g).items()
+                         if kind_of(prop) == "media"}))
 
 
 def editor_schemas() -> dict[str, dict]:

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from .check import DataError, value
-from .types import kind_of
+from .types import format_duration, kind_of
 
 TRUE = ("true", "да", "так", "yes", "1")
 FALSE = ("false", "нет", "ні", "no", "0")
@@ -102,15 +102,6 @@ def parse_duration(text: str) -> Any:
     if pos == 0 or t[pos:].strip() or total != int(total):
         return text
     return int(total)
-
-
-def format_duration(ms: int) -> str:
-    """`0:08`, `1:30`, `1:00:00` for whole seconds; plain milliseconds otherwise."""
-    if ms % 1000:
-        return str(ms)
-    s = ms // 1000
-    h, m, s = s // 3600, s // 60 % 60, s % 60
-    return f"{h}:{m:02}:{s:02}" if h else f"{m}:{s:02}"
 
 
 def split(cell: str, sep: str, *, final: bool = True) -> list[str]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..rules import InputError
 from . import declared
-from .types import COLOUR_RE, TIME_RE, kind_of
+from .types import COLOUR_RE, TIME_RE, format_duration, kind_of
 
 ENGLISH = {
     "data.unknown_field": "'{field}' is not a field of this graphic; its fields: {fields}.",
@@ -38,7 +38,10 @@ class DataError(InputError):
     def __init__(self, key: str, **params: Any) -> None:
         self.key, self.params = key, params
         where = f"Row {params['row']} of '{params['field']}': " if params.get("row") else ""
-        super().__init__("bad_field", where + ENGLISH[key].format(**params))
+        said = dict(params)
+        if key in ("data.one_of", "data.at_most_one"):  # the English detail quotes each field
+            said["fields"] = ", ".join(f"'{f}'" for f in params["fields"].split(", "))
+        super().__init__("bad_field", where + ENGLISH[key].format(**said))
 
 
 def fields_of(graphic: str) -> dict[str, dict]:
@@ -85,7 +88,6 @@ def value(prop: dict, v: Any, field: str, row: int | None = None) -> Any:
     if kind in ("number", "duration"):
         if isinstance(v, bool) or not isinstance(v, int) or not prop["minimum"] <= v <= prop["maximum"]:
             if kind == "duration":
-                from .cells import format_duration
                 raise DataError("data.want_duration", field=field, min=format_duration(prop["minimum"]),
                                 max=format_duration(prop["maximum"]), **at)
             raise DataError("data.want_number", field=field, min=prop["minimum"], max=prop["maximum"], **at)

@@ -77,7 +77,7 @@ FIELDS: dict[str, dict[str, dict]] = {
     },
     "season-rating": {
         "season": T.text(40, label="Season (id)", order=1),
-        "top": T.number(1, 20, label="Rows", order=2),
+        "top": T.number(1, 40, label="Rows", order=2),  # static/lib/league.js LEAGUE_TOP: the most one frame fits
         "title": T.text(120, label="Title", order=3),
     },
     "final-teams": {"season": T.text(40, label="Season (id)", order=1)},

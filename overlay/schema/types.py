@@ -108,3 +108,12 @@ def kind_of(prop: dict) -> str:
     if typ == "boolean":
         return "boolean"
     return "text"
+
+
+def format_duration(ms: int) -> str:
+    """`0:08`, `1:30`, `1:00:00` for whole seconds; plain milliseconds otherwise."""
+    if ms % 1000:
+        return str(ms)
+    s = ms // 1000
+    h, m, s = s // 3600, s // 60 % 60, s % 60
+    return f"{h}:{m:02}:{s:02}" if h else f"{m}:{s:02}"

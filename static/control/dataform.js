@@ -172,6 +172,7 @@ export function dataForm(box, schema, data) {
     class: `df-field df-${schema.properties[name].kind}${c.inline ? " df-inline" : ""}`, dataset: { field: name } },
     h("span", { class: "df-label" }, fieldLabel(name, schema.properties[name])), c.el))
     : [h("p", { class: "rd-hint" }, t("ed.no_fields"))]));
+  box.scrollTop = 0; // a new item's form starts at its first field
   return () => {
     const out = {};
     for (const [name, c] of fields) {

@@ -1,7 +1,8 @@
 // Lower-third: not game state but a cue — shown while `graphics` has "lower-third" on air with
 // data {title, subtitle?, kind?, duration_ms?}; goes out by itself at `expires_at` (or
 // shown_at + duration_ms) in server time, even if the server's own expiry message is late.
-// `style: "photo"` (with `photo`: a media id or URL) is the second style: two lines and a photo.
+// `style: "photo"` (with `photo`: a media id or URL) is the second style: two lines and a photo;
+// `accent` (#rrggbb) colours its bar and subtitle.
 
 import { fitLines, part, setName, show } from "../lib/dom.js";
 import { mediaUrl } from "../lib/cue.js";
@@ -39,6 +40,12 @@ export default function create(root, ctx) {
     setName(subtitle, data.subtitle || "");
     for (const k of KINDS) el.classList.remove(`kind-${k}`);
     if (KINDS.has(data.kind)) el.classList.add(`kind-${data.kind}`);
+    // `accent` (#rrggbb, checked by the server's schema): the strap's bar and subtitle in that colour
+    const accent = /^#[0-9a-f]{6}$/.test(data.accent || "") ? data.accent : null;
+    for (const v of ["--c-accent", "--c-accent-hi"]) {
+      if (accent) el.style.setProperty(v, accent);
+      else el.style.removeProperty(v);
+    }
     fit();
     document.fonts?.ready.then(fit); // measured again in the real face
   }

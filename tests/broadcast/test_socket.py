@@ -133,6 +133,20 @@ def test_control_commands_and_undo_with_acks(server: Server, overlay: Client):
         ctl.close()
 
 
+def test_control_graphics_refuse_bad_data_with_the_schemas_key(server: Server):
+    """The panel's socket takes graphics through the same schema as POST /api/graphics: a wrong
+    field comes back with its catalog key and parameters, for the panel to say in its language."""
+    ctl = Client(server, "/control", auth={"token": TOKEN})
+    try:
+        bad = ctl.call("graphics", {"action": "show", "graphic": "credits", "data": {"names": [{"role": "звук"}]}})
+        assert bad["status"] == 400 and bad["error"]["code"] == "bad_field"
+        assert (bad["error"]["key"], bad["error"]["params"]) == ("data.required", {"field": "names.name", "row": 1})
+        ok = ctl.call("graphics", {"action": "show", "graphic": "credits", "data": {"names": ["Анна"]}})
+        assert ok["graphics"]["credits"]["data"]["names"] == [{"name": "Анна"}]
+    finally:
+        ctl.close()
+
+
 def cookie_of(http: requests.Session) -> str:
     return "; ".join(f"{k}={v}" for k, v in http.cookies.items())
 

@@ -2,7 +2,8 @@
 (overlay/schema; static/control/dataform.js): a show prepared in a spreadsheet is imported
 through the desk; a ticker's items are edited in the list editor (a line added, moved up, one
 removed), a slate's countdown typed as «2 min», a bug's logo picked from the library's
-thumbnails; each saves as typed data and takes without a refusal; a duration the editor cannot
+thumbnails, a strap's accent from the colour control; each saves as typed data and takes
+without a refusal (the strap drawn in its accent); a duration the editor cannot
 read is refused by the server in Russian, naming the field. At 1366×900, with a screenshot
 (`CHGK_SCREENSHOT_DIR=docs/screenshots` keeps it as rundown-editor.png)."""
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, expect
 
 from tests.media.test_media_api import png, upload
-from tests.browser.helpers import PanelPage, screenshot_dir
+from tests.browser.helpers import PanelPage, Tab, screenshot_dir
 from tests.support import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -31,7 +32,7 @@ class Desk(PanelPage):
     def expected(self, message: ConsoleMessage) -> bool:
         url = (message.location or {}).get("url", "")
         if "status of 400" in message.text and "/api/rundowns/" in url:
-            return True  # the refused duration, asserted below
+            return True  # the refused duration and the refused sheet, asserted below
         return bool(re.search(r"/(overlays/|static/(overlays|lib|themes|fonts|sounds)/)", url))
 
     def item(self, label: str):  # noqa: ANN201 - a Locator
@@ -42,12 +43,15 @@ class Desk(PanelPage):
 
     def edit(self, label: str) -> None:
         self.item(label).dblclick()
+        expect(self.item(label)).to_have_class(re.compile(r"\bfocused\b"), timeout=WAIT)
         expect(self.page.locator("#rd-ed-title")).to_contain_text(label)
 
     def save(self) -> None:
-        before = self.page.get_attribute("body", "data-rundown-rev")
-        self.page.click("#f-save")
-        self.page.wait_for_function("r => document.body.dataset.rundownRev !== r", arg=before, timeout=WAIT)
+        """Save, and wait for the server's answer to the edit itself (a focus move changes the rev too)."""
+        with self.page.expect_response(lambda r: "/items" in r.url and r.request.method in ("PATCH", "POST"),
+                                       timeout=WAIT) as answer:
+            self.page.click("#f-save")
+        assert answer.value.ok, answer.value.text()
 
     def take(self, label: str) -> None:
         """Focus the item by a click, then Space: it goes on air (the item is marked on air)."""
@@ -58,7 +62,7 @@ class Desk(PanelPage):
 
 
 def test_the_editor_edits_each_type_and_the_items_take(server_factory: Callable[..., Server], chromium: Browser,
-                                                       tmp_path: Path) -> None:
+                                                       tab: Tab, tmp_path: Path) -> None:
     srv = server_factory().start()
     assert upload(srv, png("gold", (120, 60)), "logo.png").json()["id"] == "m1"
     rid = srv.api("POST", "/api/rundowns", {"name": "Финал лиги"})["id"]
@@ -70,6 +74,11 @@ def test_the_editor_edits_each_type_and_the_items_take(server_factory: Callable[
         page.set_input_files("#rd-import", str(SHEET))
         expect(desk.notice("imported")).to_contain_text("8", timeout=WAIT)
         expect(page.locator(".rd-item")).to_have_count(8)
+        # the import's help says how to write lists in a cell, in the page's language
+        page.click(".rd-csv-help summary")
+        expect(page.locator(".rd-csv-help p")).to_contain_text("Список — в одной ячейке через «|»")
+        page.screenshot(path=str(tmp_path / "rundown-csv-help.png"))  # looked at, not kept
+        page.click(".rd-csv-help summary")
 
         # the ticker's items: one editable line each; add one, move it up, remove the first
         desk.edit("Бегущая строка")
@@ -106,19 +115,33 @@ def test_the_editor_edits_each_type_and_the_items_take(server_factory: Callable[
         picture = desk.field("media").locator(".df-picture[data-id='m1']")
         expect(picture.locator("img")).to_have_js_property("complete", True, timeout=WAIT)
         assert picture.locator("img").evaluate("img => img.naturalWidth") > 0
+        picture.scroll_into_view_if_needed()
+        page.screenshot(path=str(tmp_path / "rundown-media-picker.png"))  # looked at, not kept
         picture.click()
         expect(desk.field("media").locator("input")).to_have_value("m1")
         expect(desk.field("media").locator(".df-thumb")).to_be_visible()
         desk.save()
 
+        # the host's strap: an accent colour from the colour control
+        desk.edit("Ведущий")
+        expect(desk.field("kind").locator("select")).to_have_value("host")
+        desk.field("accent").locator("input[type=color]").fill("#2e8b57")
+        desk.save()
+        assert _item(srv, rid, "Ведущий")["data"]["accent"] == "#2e8b57"
+
         # each edited item takes without a refusal; the ticker's new items are what goes on air
-        for label in ("Бегущая строка", "Перерыв", "Логотип"):
+        strap = tab.open(f"{srv.url}/overlays/lower-third")
+        for label in ("Бегущая строка", "Перерыв", "Логотип", "Ведущий"):
             desk.take(label)
         expect(page.locator(".notice-error")).to_have_count(0)
         layers = srv.api("GET", "/api/graphics")["layers"]
         assert layers["crawl"]["data"]["items"][1] == "Четвёртая | с чертой"
-        assert layers["bg"]["data"]["ends_at"] - layers["bg"]["shown_at"] == 120_000
+        assert layers["bg"]["data"]["countdown_ms"] == 120_000  # its clock set in server time at take:
+        assert 0 <= layers["bg"]["data"]["ends_at"] - layers["bg"]["shown_at"] - 120_000 < 1000
         assert layers["bug"]["media"]["m1"].startswith("/media/")
+        subtitle = strap.locator("[data-ref='subtitle']")
+        expect(subtitle).to_have_text("ведущий", timeout=WAIT)
+        expect(subtitle).to_have_css("color", "rgb(46, 139, 87)")
 
         # what the editor cannot read goes as typed: the server refuses it in Russian, naming the field
         desk.edit("Перерыв")
@@ -130,12 +153,22 @@ def test_the_editor_edits_each_type_and_the_items_take(server_factory: Callable[
         assert not LATIN_SENTENCE.search(refusal.inner_text()), refusal.inner_text()
         assert _item(srv, rid, "Перерыв")["data"]["countdown_ms"] == 120_000
 
+        # a spreadsheet with a bad cell: refused at import, its row, column and words in Russian
+        bad = tmp_path / "bad.csv"
+        bad.write_text(SHEET.read_text(encoding="utf-8-sig").replace(";5:00;", ";пять минут;"), encoding="utf-8")
+        page.set_input_files("#rd-import", str(bad))
+        refusal = page.locator(".notice-error[data-code='bad_csv']")
+        expect(refusal).to_contain_text("data.countdown_ms", timeout=WAIT)
+        expect(refusal).to_contain_text("«Обратный отсчёт»: длительность от 0:01 до 24:00:00")
+        assert not LATIN_SENTENCE.search(refusal.inner_text()), refusal.inner_text()
+        expect(page.locator(".rd-item")).to_have_count(8)  # nothing imported, nothing replaced
+
         # the screenshot: the ticker in the editor, the program beside it
         desk.edit("Бегущая строка")
         page.locator(".notice-close").first.click()
         page.screenshot(path=str(screenshot_dir(tmp_path) / "rundown-editor.png"))
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        assert desk.errors == []
+        assert desk.errors == [] and tab.errors == []
     finally:
         ctx.close()
 

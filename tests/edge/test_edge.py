@@ -278,10 +278,11 @@ def test_a_client_that_never_reads_holds_up_no_one(own: dict):
     try:
         seq = o.graphics[-1]["seq"] if o.graphics else 0
         for i in range(300):  # ~2 MB of graphics: far more than the stuck client's buffers hold
-            writer.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
-                                                  "data": {"title": f"{i} " + "Ж" * 3500}})
+            # a ticker of 12 long items: ~7 kB, within the schema's bounds (overlay/schema)
+            writer.api("POST", "/api/graphics", {"action": "show", "graphic": "ticker",
+                                                  "data": {"items": [f"{i} " + "Ж" * 280] + ["Ж" * 290] * 11}})
         wait_for(lambda: o.graphics and o.graphics[-1]["seq"] >= seq + 300, what="every graphics change")
-        assert o.graphics[-1]["graphics"]["lower-third"]["data"]["title"].startswith("299 ")
+        assert o.graphics[-1]["graphics"]["ticker"]["data"]["items"][0].startswith("299 ")
         if MODE == "eventlet":  # the stuck socket's buffer filled: what it missed queued behind it
             status = edge_status(edge)
             assert status["fanout"]["queued"] > 0, status

@@ -162,7 +162,7 @@ def test_a_re_upload_keeps_the_id_and_changes_the_url(srv: Server):
 def test_delete_is_refused_with_used_by_while_a_graphic_on_air_shows_it(srv: Server):
     rec = upload(srv, png("orange")).json()
     srv.api("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
-                                      "data": {"title": "Спонсор", "media": rec["id"]}})
+                                      "data": {"title": "Спонсор", "style": "photo", "photo": rec["id"]}})
     shown = srv.api("GET", "/api/graphics")["graphics"]["lower-third"]
     assert shown["media"] == {rec["id"]: rec["url"]}  # the payload carries the resolved URL
     r = srv.http.delete(srv.url + f"/api/media/{rec['id']}")

@@ -171,3 +171,16 @@ def test_a_ping_echoes_a_double_too_large_for_a_float32():
     from overlay.osc.template import build
     pong = OscMessage(build("/chgk/pong", _typed([1e300, -1e39, 1.5, 7, "эхо"])))
     assert pong.params == [1e300, -1e39, 1.5, 7, "эхо"]
+
+
+def test_osc_shows_are_checked_by_the_graphics_schema(inbound, graphics, game):
+    """OSC takes a graphic through the same door as POST /api/graphics: its data is checked
+    against the graphic's schema (overlay/schema), a wrong field refused by name, nothing shown."""
+    inbound.handle(dgram("/chgk/graphics/ticker/show", '{"items": [" Новость ", {"text": "Вторая"}], "speed": 90}'), LOCAL)
+    assert graphics.shown["ticker"]["data"] == {"items": ["Новость", "Вторая"], "speed": 90}
+    inbound.handle(dgram("/chgk/graphics/slate/show", '{"kind": "break", "countdown_ms": "5 min"}'), LOCAL)
+    inbound.handle(dgram("/chgk/graphics/scoreboard/show", "Счёт"), LOCAL)
+    assert inbound.reasons["bad_field"] == 2 and "slate" not in graphics.shown and "scoreboard" not in graphics.shown
+    assert [e["message"] for e in inbound.last_errors] == [
+        "'countdown_ms' must be a duration from 0:01 to 24:00:00 (milliseconds, or e.g. 8 s, 1:30).",
+        "'title' is not a field of this graphic; its fields: duration_ms."]

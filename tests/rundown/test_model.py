@@ -24,8 +24,21 @@ item_fields = st.sampled_from(GRAPHICS).flatmap(lambda graphic: st.fixed_diction
     "stack": st.sampled_from([None, "", *STACK_LEVELS]),
     "data": data_for(graphic),
 }))
+# the edits do not look into data: a light one that each graphic takes keeps these tests cheap
+LIGHT = {"lower-third": st.fixed_dictionaries({}, optional={"title": texts, "subtitle": texts}),
+         "ticker": st.just({"items": ["Новость"]}), "credits": st.just({"names": [{"name": "Анна"}]}),
+         "bug": st.just({"media": "m_1a2b"})}
+edit_fields = st.sampled_from(GRAPHICS).flatmap(lambda graphic: st.fixed_dictionaries({
+    "segment": st.sampled_from(["Начало", "Раунд 1", "Перерыв", "Финал"]),
+    "label": texts,
+    "graphic": st.just(graphic),
+    "layer": st.sampled_from(["main", "straps", "1", "12", "bug"]),
+    "out": st.one_of(st.sampled_from(["manual", "none"]), st.integers(500, 3_600_000)),
+    "stack": st.sampled_from([None, "", *STACK_LEVELS]),
+    "data": LIGHT.get(graphic, st.just({})),
+}))
 edits = st.lists(st.tuples(st.sampled_from(["add", "dup", "move", "delete", "dup_seg", "move_seg", "focus", "cue"]),
-                           item_fields, st.integers(0, 30)), max_size=30)
+                           edit_fields, st.integers(0, 30)), max_size=30)
 
 
 def apply(doc: dict, op: str, fields: dict, n: int) -> dict:
