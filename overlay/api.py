@@ -16,8 +16,11 @@ from .store import StorageError
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def error(status: int, code: str, message: str) -> Any:
-    return jsonify(error={"code": code, "message": message}), status
+def error(status: int, code: str, message: str, params: dict | None = None) -> Any:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if params:
+        body["params"] = params  # what the pages fill into the code's words (the catalogs)
+    return jsonify(error=body), status
 
 
 def register_errors(app: Flask) -> None:
@@ -25,7 +28,7 @@ def register_errors(app: Flask) -> None:
 
     @app.errorhandler(InputError)
     def _input_error(exc: InputError) -> Any:
-        return error(exc.status, exc.code, exc.message)
+        return error(exc.status, exc.code, exc.message, exc.params)
 
     @app.errorhandler(StorageError)
     def _storage_error(exc: StorageError) -> Any:

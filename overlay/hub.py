@@ -205,7 +205,9 @@ def _guard(run: Any) -> dict:
     """Socket handlers answer like the HTTP API: the result, or {"error", "status"}."""
     try:
         return run(services())
-    except (InputError, StorageError) as exc:
+    except InputError as exc:
+        return {"error": exc.as_json(), "status": exc.status}
+    except StorageError as exc:
         return {"error": {"code": exc.code, "message": exc.message}, "status": exc.status}
 
 

@@ -1,5 +1,11 @@
-"""Typed refusals. A refused input changes nothing; the code names the rule or the field."""
+"""Typed refusals. A refused input changes nothing; the code names the rule or the field.
+
+A refusal is said to the operator from its `code` and `params` through the catalogs
+(`err.<code>` the title; `refusal.<params.reason>` or `refusal.<code>` the detail, with the
+params filled in): `message` is the developer's English, for the API's callers and the log."""
 from __future__ import annotations
+
+from typing import Any
 
 
 class InputError(Exception):
@@ -7,10 +13,18 @@ class InputError(Exception):
 
     status = 400
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **params: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = {k: v for k, v in params.items() if v is not None}
+
+    def as_json(self) -> dict[str, Any]:
+        """The API's error shape: {code, message, params?}."""
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.params:
+            out["params"] = self.params
+        return out
 
 
 class RuleError(InputError):

@@ -22,12 +22,19 @@ export default function create(stage, ctx) {
     field("timer").classList.toggle("running", !!timer?.running);
   }
 
+  /** Who plays against the viewers: the tv game's experts, or the club team seated at the
+   * Central Table (none seated: the generic word). */
+  function playingName(s) {
+    if (s.rules === "club") return (s.teams || []).find((team) => team.id === s.central?.team)?.name || "";
+    return s.experts?.name || "";
+  }
+
   function update(next) {
     state = next;
     document.body.classList.toggle("no-game", !state);
     clearInterval(ticking);
     if (!state) return;
-    setName(field("experts"), state.experts?.name || t("experts"));
+    setName(field("experts"), playingName(state) || t("experts"));
     setText(field("score-experts"), String(state.score?.experts ?? 0));
     setText(field("score-viewers"), String(state.score?.viewers ?? 0));
     setText(field("winner"), state.winner ? t(`winner_${state.winner}`) : state.status === "finished" ? t("live_game_over") : "");
@@ -45,8 +52,11 @@ export default function create(stage, ctx) {
     stage.querySelector(".tables").hidden = !teams.length;
     field("tables").replaceChildren(...[...teams].sort((a, b) => (b.gain ?? 0) - (a.gain ?? 0))
       .map((team) => h("li", {}, h("span", {}, bdi(team.name)), h("b", {}, String(team.gain ?? 0)))));
+    // the sector being played is marked once the arrow has stopped on it (as on air)
+    const current = round ? round.sector : null;
     field("sectors").replaceChildren(...(state.sectors || []).map((s) =>
-      h("li", { class: `sector ${s.played ? "played" : ""} ${s.result || ""}`, title: t(`kind_${s.kind}`) }, String(s.number))));
+      h("li", { class: `sector ${s.played ? "played" : ""} ${s.result || ""} ${s.number === current ? "current" : ""}`,
+                title: t(`kind_${s.kind}`), "aria-current": s.number === current ? "true" : null }, String(s.number))));
     drawTimer();
     if (state.timer?.running) ticking = setInterval(drawTimer, 100);
   }
