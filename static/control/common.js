@@ -223,11 +223,11 @@ export function dropPointerFocus() {
 }
 
 /** A game day («2026-12-02-wed», the league's id of the day) as a date in the panel's
- * language («ср, 2 декабря 2026»); an id that is not a date is the organisers' own word. */
+ * language («ср, 2 декабря»); an id that is not a date is the organisers' own word. */
 export function fmtDay(day) {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day || "");
   if (!m) return day || "";
-  return new Intl.DateTimeFormat(currentLocale(), { weekday: "short", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
+  return new Intl.DateTimeFormat(currentLocale(), { weekday: "short", day: "numeric", month: "long", timeZone: "UTC" })
     .format(new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])));
 }
 

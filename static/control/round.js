@@ -326,10 +326,12 @@ export function undoControl({ verdict, describe }) {
     box().replaceChildren(h("p", { class: "confirm-text", id: "undo-what" }, t("undo.confirm", { what: describe(state) })),
                           h("div", { class: "confirm-actions" }, yes, cancel));
     box().hidden = false;
+    box().parentElement.classList.add("confirming");   // the confirmation takes the undo button's place
   }
 
   function close() {
     box().hidden = true;
+    box().parentElement.classList.remove("confirming");
     box().replaceChildren();
     basis = null;
   }
