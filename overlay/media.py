@@ -68,12 +68,13 @@ CREATE TABLE IF NOT EXISTS media (
 """
 
 # What other file types look like, so a refusal can name them (first bytes → name).
-KNOWN = [
-    (b"GIF87a", "a GIF"), (b"GIF89a", "a GIF"), (b"MZ", "a Windows program (EXE)"),
-    (b"\x7fELF", "a Linux program (ELF)"), (b"%PDF", "a PDF document"), (b"PK\x03\x04", "a ZIP archive (or an Office document)"),
-    (b"BM", "a BMP picture"), (b"II*\x00", "a TIFF picture"), (b"MM\x00*", "a TIFF picture"),
-    (b"\x00\x00\x01\x00", "an ICO icon"), (b"8BPS", "a Photoshop file (PSD)"), (b"Rar!", "a RAR archive"),
-    (b"\x1f\x8b", "a gzip archive (an SVGZ?)"), (b"ID3", "an MP3 sound"), (b"OggS", "an Ogg sound or video"),
+KNOWN = [  # (magic, what it is in the developer's words, its format's short name for the panel)
+    (b"GIF87a", "a GIF", "GIF"), (b"GIF89a", "a GIF", "GIF"), (b"MZ", "a Windows program (EXE)", "EXE"),
+    (b"\x7fELF", "a Linux program (ELF)", "ELF"), (b"%PDF", "a PDF document", "PDF"),
+    (b"PK\x03\x04", "a ZIP archive (or an Office document)", "ZIP"),
+    (b"BM", "a BMP picture", "BMP"), (b"II*\x00", "a TIFF picture", "TIFF"), (b"MM\x00*", "a TIFF picture", "TIFF"),
+    (b"\x00\x00\x01\x00", "an ICO icon", "ICO"), (b"8BPS", "a Photoshop file (PSD)", "PSD"), (b"Rar!", "a RAR archive", "RAR"),
+    (b"\x1f\x8b", "a gzip archive (an SVGZ?)", "GZIP"), (b"ID3", "an MP3 sound", "MP3"), (b"OggS", "an Ogg sound or video", "OGG"),
 ]
 
 
@@ -112,9 +113,9 @@ def sniff(raw: bytes) -> str:
     head = raw[:2048].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if head.startswith((b"<?xml", b"<svg", b"<!--", b"<!doctype svg")) and b"<svg" in raw[:65536].lower():
         return "svg"
-    for magic, what in KNOWN:
+    for magic, what, fmt in KNOWN:
         if raw.startswith(magic):
-            raise MediaRefused("unsupported_media_type", f"The file is {what}; {TAKEN}.", reason="media_other_kind", kind=what) from None
+            raise MediaRefused("unsupported_media_type", f"The file is {what}; {TAKEN}.", reason="media_other_kind", kind=fmt) from None
     if raw[4:12] in (b"ftypavif", b"ftypheic", b"ftypmif1", b"ftypheix"):
         raise MediaRefused("unsupported_media_type", f"The file is an AVIF/HEIC picture; {TAKEN}. Export it as PNG or JPEG.",
                            reason="media_other_kind", kind="AVIF/HEIC")

@@ -94,7 +94,8 @@ async function takeAsBug(item) {
 }
 
 function size(bytes) {
-  return bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return bytes >= 1048576 ? t("media.size.mb", { n: (bytes / 1048576).toFixed(1) })
+    : t("media.size.kb", { n: Math.max(1, Math.round(bytes / 1024)) });
 }
 
 function render() {
