@@ -102,7 +102,7 @@ def test_a_dropped_logo_goes_on_air_and_a_re_upload_replaces_it_without_a_stale_
 
     # on air: «Удалить» is refused with what uses it, and the picture stays
     page.locator(f'.media-card[data-id="{first["id"]}"] button[data-action="delete"]').click()
-    expect(page.locator(".media-result [data-kind=error]")).to_contain_text("bug")
+    expect(page.locator(".media-result [data-kind=error]")).to_contain_text("в эфире: Логотип в углу")
     assert first["id"] in {m["id"] for m in panel_server.api("GET", "/api/media")["media"]}
     panel_server.api("POST", "/api/graphics", {"action": "hide", "graphic": "bug"})
 
@@ -111,9 +111,9 @@ def test_hostile_files_are_refused_in_words_and_change_nothing(panel: MediaPage,
     page = panel.page
     listing = panel_server.api("GET", "/api/media")["media"]
     on_disk = files(panel_server)
-    for name, data, words in (("logo.svg", EVIL_SVG, "script"),
+    for name, data, words in (("logo.svg", EVIL_SVG, "скрипты"),
                               ("huge.png", png_header(30_000, 30_000), "30000 × 30000"),
-                              ("logo.png", EXE, "Windows program")):
+                              ("logo.png", EXE, "это EXE")):
         page.set_input_files("#media-file", files=[{"name": name, "mimeType": "image/png", "buffer": data}])
         expect(page.locator(".media-result [data-kind=error]")).to_contain_text(words, timeout=10_000)
         expect(page.locator(".media-result [data-kind=error]")).to_contain_text(name)
