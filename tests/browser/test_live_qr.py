@@ -240,7 +240,7 @@ def test_the_graphics_desk_takes_the_code_and_says_why_it_cannot(srv: Server, ch
         assert (data["qr_url"], data["qr_caption"]) == (LIVE, "Следите за игрой")
 
         # the bug with no picture («—»): the code alone
-        page.click("summary:has-text('bug')")
+        page.click("summary:has-text('Логотип в углу')")
         expect(page.locator('#bug-form [name=media] option[value=""]')).to_have_count(1)
         page.select_option("#bug-form [name=media]", "")
         page.check("#bug-form [name=qr]")

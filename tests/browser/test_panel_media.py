@@ -139,7 +139,7 @@ def test_the_desk_takes_the_show_graphics_to_air(context: BrowserContext, panel_
     slate = on_air()["slate"]
     assert slate["data"]["kind"] == "break" and slate["data"]["ends_at"] - slate["shown_at"] == 300_000
 
-    page.click("summary:has-text('ticker')")
+    page.click("summary:has-text('Бегущая строка')")
     page.fill("#ticker-form [name=items]", "Первая новость\n\nВторая новость\n")
     page.click('[data-action="ticker-take"]')
     deadline = time.monotonic() + 10
@@ -147,7 +147,7 @@ def test_the_desk_takes_the_show_graphics_to_air(context: BrowserContext, panel_
         time.sleep(0.05)
     assert on_air()["ticker"]["data"]["items"] == ["Первая новость", "Вторая новость"]
 
-    page.click("summary:has-text('credits')")
+    page.click("summary:has-text('Титры')")
     page.fill("#credits-form [name=names]", "Ведущий — Борис Крюк\nКлуб «Сова»")
     page.click('[data-action="credits-take"]')
     deadline = time.monotonic() + 10
@@ -157,7 +157,7 @@ def test_the_desk_takes_the_show_graphics_to_air(context: BrowserContext, panel_
 
     pic = panel_server.http.post(panel_server.url + "/api/media", files={"file": ("club.png", logo("#0f766e", "CLUB"))},
                                  timeout=30).json()
-    page.click("summary:has-text('bug')")
+    page.click("summary:has-text('Логотип в углу')")
     expect(page.locator(f'#bug-form [name=media] option[value="{pic["id"]}"]')).to_have_count(1)
     page.select_option("#bug-form [name=media]", pic["id"])
     page.select_option("#bug-form [name=corner]", "bottom-left")
