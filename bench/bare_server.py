@@ -4,7 +4,7 @@
 
 `POST /emit` with a JSON object → `state` with that object to every `/overlay` client, then
 `200 {"rev"}`. No Flask, no rules, no SQLite: the floor our server is compared with. It is served
-by the very function that serves chgk-overlay (`overlay.server.serve`: same WSGI server per
+by the very function that serves chgk-overlay (`overlay.web.server.serve`: same WSGI server per
 async mode, same TCP_NODELAY), after the same monkey-patching as `chgk-overlay serve`.
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ def build(mode: str) -> Any:
         return [body]
 
     class App:
-        """What `overlay.server.serve` needs of an app: a WSGI callable with `config`."""
+        """What `overlay.web.server.serve` needs of an app: a WSGI callable with `config`."""
 
         config = {"ASYNC_MODE": mode}
 
@@ -68,7 +68,7 @@ def main() -> None:
     elif args.mode == "gevent":
         from gevent import monkey
         monkey.patch_all()
-    from overlay.server import serve
+    from overlay.web.server import serve
 
     def ready(port: int) -> None:
         print(f"bare {args.mode}: listening on {port}", file=sys.stderr, flush=True)

@@ -53,7 +53,7 @@ def main() -> None:
     args = p.parse_args()
     from overlay import create_app
     from overlay.demo import load_demo
-    from overlay.store import Store
+    from overlay.core.store import Store
 
     print(f"machine: {machine()}\n")
     with tempfile.TemporaryDirectory(prefix="chgk-cost-") as tmp:

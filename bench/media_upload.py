@@ -1,6 +1,6 @@
 """How much a big picture upload delays everything else: the longest answer to GET /api/time
 (a stand-in for a broadcast, served by the same event loop) while a 36-megapixel PNG is checked,
-decoded, thumbnailed and written. The decode runs in a worker process (overlay.media).
+decoded, thumbnailed and written. The decode runs in a worker process (overlay.media.library).
 
 Then what big uploads cost the server's memory (issue 23: six parallel 6320 × 6320 PNGs once
 kept 2.4 GB): the server process's resident memory (VmRSS in /proc/<pid>/status) before, at its

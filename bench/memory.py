@@ -8,8 +8,8 @@ rss: for each async mode, `python -m overlay serve --demo` in a child process; V
 `--client raw` by default: the server holds the same per-connection state for either kind),
 and after 50 commands have been broadcast to them.
 
-replay: in this process, a tv game played through `overlay.session.Sessions` on a real
-`overlay.store.Store` until its log holds `--events` events (rounds on every single-question
+replay: in this process, a tv game played through `overlay.core.session.Sessions` on a real
+`overlay.core.store.Store` until its log holds `--events` events (rounds on every single-question
 sector, each kept open for a long run of pause/resume pairs, then judged), then the time of
 `Sessions(store, clock)` — loading and replaying every game in the data folder, what a server
 restart does — split into reading the log (SQL + JSON) and folding it, and the time of one
@@ -59,8 +59,8 @@ def rss(modes: list[str], n: int, kind: str) -> None:
 def build_log(path: Path, target: int) -> tuple[int, int, int]:
     """Plays one long tv game into a fresh store; returns (events, commands, the clock's last
     reading: later runs keep their clock there, so the open round's timer never runs out)."""
-    from overlay.session import Sessions
-    from overlay.store import Store
+    from overlay.core.session import Sessions
+    from overlay.core.store import Store
     from overlay.demo import DEMO_SPEC
 
     store = Store(path, "OFF")  # building is setup, not the measurement: skip the fsyncs
@@ -98,8 +98,8 @@ def build_log(path: Path, target: int) -> tuple[int, int, int]:
 
 def replay(target: int, repeat: int) -> None:
     from overlay.rules import new_game, replay as fold
-    from overlay.session import Sessions
-    from overlay.store import Store
+    from overlay.core.session import Sessions
+    from overlay.core.store import Store
 
     with tempfile.TemporaryDirectory(prefix="chgk-replay-") as tmp:
         path = Path(tmp) / "chgk.sqlite3"

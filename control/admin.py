@@ -10,21 +10,23 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 from werkzeug.datastructures import MultiDict
 
-from overlay.auth import is_operator
+from overlay.web.auth import is_operator
 from overlay.rules import InputError
 from overlay.season import EXTENSION, League
 from overlay.season.chart import progress_chart
+from overlay.season.imports import decode
 from overlay.i18n.web import catalogs, translator
-from overlay.store import StorageError
+from overlay.core.store import StorageError
 
+from .actionlog import sentences
 from .csrf import csrf_ok, csrf_token
+from .refusals import explain
 
 bp = Blueprint("admin", __name__, url_prefix="/control/admin")
 
@@ -69,11 +71,12 @@ def _holding(hid: str) -> dict:
     view = lg.holdings.view(hid)
     season = lg.seasons.get(view["season_id"])
     registered = [p for r in view["registrations"] for p in r["players"] if not p["absent"]]
-    spec_teams = [{"id": t["id"], "name": t["name"], "players": t["players"]} for t in view["teams"]]
-    return {"holding": view, "season": season, "approved": [m for m in lg.members.all() if m["status"] == "approved"],
-            "present": registered,
-            "spec": json.dumps({"rules": "club", "season": season["id"], "stage": "qualifying",
-                                "game_day": view["id"], "teams": spec_teams}, ensure_ascii=False, indent=2)}
+    # a member plays one holding per game day: only those not registered on this day can be registered
+    same_day = [h["id"] for h in lg.seasons.holdings(season["id"]) if h["day"] == view["day"]]
+    taken = {p["member"] for hid_ in same_day for r in lg.holdings.registrations(hid_) for p in r["players"]}
+    return {"holding": view, "season": season,
+            "free": [m for m in lg.members.all() if m["status"] == "approved" and m["id"] not in taken],
+            "present": registered, "games": lg.games.holding_games(view["id"])}
 
 
 def _rating(sid: str) -> dict:
@@ -82,7 +85,7 @@ def _rating(sid: str) -> dict:
     data = lg.results.rating(season["id"])
     top = request.args.get("top", "")
     n = int(top) if top.isascii() and top.isdigit() and int(top) > 0 else CHART_TOP
-    return {"season": season, "rating": data, "chart": progress_chart(data["rating"][:n], data["days"]),
+    return {"season": season, "rating": data, "chart": progress_chart(data["rating"][:n], data["days"], played=data["played_days"]),
             "top": n, "members": lg.members.all()}
 
 
@@ -92,7 +95,7 @@ def _final(sid: str) -> dict:
     try:
         teams, teams_error = lg.results.final_teams(season["id"]), None
     except InputError as exc:
-        teams, teams_error = None, exc.message
+        teams, teams_error = None, exc  # said in the page's language by render()
     return {"season": season, "teams": teams, "teams_error": teams_error, "final": lg.results.final(season["id"]),
             "awards": lg.results.awards(season["id"]), "rating": lg.results.rating(season["id"])["rating"],
             "best": lg.results.best(season["id"])["best_players"]}
@@ -126,16 +129,29 @@ def _login(status: int) -> Any:
     return render_template("control/login.html", error=None, next_page=request.path, lang=lang()), status
 
 
-def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 200) -> Any:
+def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 200,
+           sent: MultiDict | None = None) -> Any:
+    """The page; after a refused form, `sent` is what it sent (the page fills it in again)."""
     template, build = PAGES[page]
     t = translator(lang())
     try:
         context = build(**kwargs)
     except InputError as exc:  # an unknown season, holding, series: the page says so
-        return render_template("admin/missing.html", t=t, lang=t.lang, page=page, message=exc.message,
+        return render_template("admin/missing.html", t=t, lang=t.lang, page=page, message=explain(t, exc),
                                csrf=csrf_token()), exc.status
-    return render_template(template, t=t, lang=t.lang, page=page, error=error, csrf=csrf_token(),
-                           notice=session.pop("admin_notice", None), **kwargs, **context), status
+    if isinstance(context.get("teams_error"), InputError):
+        context["teams_error"] = explain(t, context["teams_error"])
+    if "actions" in context:  # the log read as sentences, members by name
+        names = {m["id"]: m["name"] for m in league().members.all()}
+        context["actions"] = sentences(t, context["actions"], names)
+    return render_template(template, t=t, lang=t.lang, page=page, error=error, csrf=csrf_token(), sent=sent or MultiDict(),
+                           notice=session.pop("admin_notice", None), warnings=session.pop("admin_warnings", []),
+                           **kwargs, **context), status
+
+
+def warning_text(t: Any, w: dict) -> str:
+    """A warning said when a game is made ({"code", names…}), in the page's language."""
+    return t("warning." + w["code"], **{k: v for k, v in w.items() if k != "code"})
 
 
 def _page_view(name: str) -> Callable:
@@ -160,9 +176,13 @@ def action(rule: str, back: str) -> Callable:
                 return render(back, _page_args(back, kwargs), error=t("error.csrf"), status=400)
             try:
                 target = fn(league(), request.form, **kwargs)
-            except (InputError, StorageError) as exc:
-                return render(back, _page_args(back, kwargs), error=exc.message, status=exc.status)
-            session["admin_notice"] = t("notice.saved")
+            except InputError as exc:  # said in the page's language, not the API's English
+                return render(back, _page_args(back, kwargs), error=explain(t, exc), status=exc.status,
+                              sent=request.form)
+            except StorageError as exc:
+                return render(back, _page_args(back, kwargs), error=t("err.storage"), status=exc.status)
+            count = session.pop("admin_count", None)  # a form that changed many members says how many
+            session["admin_notice"] = t("notice.saved") if count is None else t("notice.saved_n", n=count)
             return redirect(target, 303)
         return view
     return deco
@@ -240,6 +260,28 @@ def member_create(lg: League, form: MultiDict) -> str:
     return url_for("admin.members")
 
 
+@action("/members/import", "members")
+def members_import(lg: League, form: MultiDict) -> str:
+    upload = request.files.get("file")
+    text = decode(upload.read()) if upload and upload.filename else form.get("text", "")
+    added = lg.setup.import_members(text)
+    session["admin_count"] = len(added)
+    return url_for("admin.members")
+
+
+@action("/members/status", "members")
+def members_status(lg: League, form: MultiDict) -> str:
+    """One status, date and reason for the members ticked (or every candidate)."""
+    if form.get("all") == "candidates":
+        ids = [m["id"] for m in lg.members.all() if m["status"] == "candidate"]
+    else:
+        ids = _ids(form, "member")
+    lg.setup.set_status_many({"members": ids, "status": form.get("status"), "date": form.get("date"),
+                              "reason": _opt(form, "reason")})
+    session["admin_count"] = len(ids)
+    return url_for("admin.members")
+
+
 @action("/members/<int:mid>/status", "members")
 def member_status(lg: League, form: MultiDict, mid: int) -> str:
     lg.members.set_status(mid, _body(status=form.get("status"), date=form.get("date"), reason=_opt(form, "reason")))
@@ -267,7 +309,8 @@ def season_create(lg: League, form: MultiDict) -> str:
 
 @action("/seasons/<sid>/days", "season")
 def season_day(lg: League, form: MultiDict, sid: str) -> str:
-    lg.seasons.set_day(sid, _body(day=_num(form.get("day")), sunday=form.get("sunday"), reason=_opt(form, "reason")))
+    lg.seasons.set_day(sid, _body(day=_num(form.get("day")), sunday=form.get("sunday"), reason=_opt(form, "reason"),
+                                  confirm=form.get("confirm") == "on"))
     return url_for("admin.season", sid=sid)
 
 
@@ -296,8 +339,30 @@ def pay(lg: League, form: MultiDict, hid: str, rid: int) -> str:
 
 @action("/holdings/<hid>/registrations/<int:rid>/withdraw", "holding")
 def withdraw(lg: League, form: MultiDict, hid: str, rid: int) -> str:
-    lg.holdings.withdraw(rid, _body(reason=_opt(form, "reason")))
+    lg.holdings.withdraw(rid, _body(reason=_opt(form, "reason"), confirm=form.get("confirm") == "on"))
     return url_for("admin.holding", hid=hid)
+
+
+@action("/holdings/<hid>/game", "holding")
+def make_game(lg: League, form: MultiDict, hid: str) -> str:
+    """The holding's club game from its formed teams; the panel then plays it."""
+    made = lg.games.make_holding_game(hid, _body(title=_opt(form, "title"), target=_num(form.get("target"))))
+    _warn(made["warnings"])
+    return url_for("admin.holding", hid=hid) + "#games"
+
+
+@action("/seasons/<sid>/final/games", "final")
+def make_final_games(lg: League, form: MultiDict, sid: str) -> str:
+    t = translator(lang())
+    made = lg.games.make_final_games(sid, _body(title=_opt(form, "title"), target=_num(form.get("target")),
+                                                names={"club": t("final.club"), "central_table": t("final.central_table")}))
+    _warn(made["warnings"])
+    return url_for("admin.final", sid=sid) + "#final-games"
+
+
+def _warn(warnings: list[dict]) -> None:
+    t = translator(lang())
+    session["admin_warnings"] = [warning_text(t, w) for w in warnings]
 
 
 @action("/holdings/<hid>/form", "holding")

@@ -3,24 +3,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import redirect, render_template, request, url_for
+from flask import redirect, request, url_for
 
-from overlay.auth import Throttle, begin_login, check_password, end_login, login_throttle_key, remember_device, throttle
+from overlay.web.auth import Throttle, begin_login, check_password, end_login, login_throttle_key, remember_device, throttle
 
 from . import bp
-from overlay.i18n.web import page_lang
-
 from .csrf import csrf_ok
-from .pages import PAGES
+from .pages import PAGES, login_page
 
 
 def _throttle() -> Throttle:
     return throttle()
-
-
-def login_page(error: str | None, status: int, next_page: str = "panel") -> Any:
-    return render_template("control/login.html", error=error, next_page=next_page,
-                           lang=page_lang()), status
 
 
 def _next_page() -> str:

@@ -10,8 +10,9 @@ from typing import Any
 
 from flask import current_app, render_template, request, url_for
 
-from overlay.auth import is_operator
-from overlay.graphics import GRAPHICS
+from overlay.web.auth import is_operator
+from overlay.graphics.game import GRAPHICS
+from overlay.schema import editor_schemas
 from overlay.i18n.web import page_lang
 
 from . import bp
@@ -33,7 +34,8 @@ def available_overlays() -> list[str]:
 
 
 def panel_config(page: str) -> dict[str, Any]:
-    return {
+    extra = {"schemas": editor_schemas()} if page == "rundown" else {}  # the item editor's forms
+    return {**extra,
         "page": page,
         "csrf": csrf_token(),
         "lang": page_lang(),
@@ -45,9 +47,14 @@ def panel_config(page: str) -> dict[str, Any]:
     }
 
 
+def login_page(error: str | None, status: int, next_page: str = "panel") -> Any:
+    """The password form (its POST is `login.login`); `next_page` is where a login goes on to."""
+    return render_template("control/login.html", error=error, next_page=next_page,
+                           lang=page_lang()), status
+
+
 def _render(page: str) -> Any:
     if not is_operator():
-        from .login import login_page
         return login_page(None, 200, page)
     return render_template(f"control/{PAGES[page]}.html", page=page, script=PAGES[page],
                            panel=panel_config(page))

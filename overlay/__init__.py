@@ -14,5 +14,5 @@ __version__ = "0.1.0"
 
 
 def create_app(test_config: dict | None = None) -> "Flask":
-    from .app import create_app as _create_app
+    from .web.app import create_app as _create_app
     return _create_app(test_config)

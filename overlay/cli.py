@@ -108,7 +108,7 @@ def import_pack(args: argparse.Namespace) -> int:
     from .config import data_dir
     from .packs import PackError, parse_pack
     from .packs.store import PackStore, clean_filename
-    from .store import Store, StorageError
+    from .core.store import Store, StorageError
 
     path = Path(args.file)
     try:
@@ -169,8 +169,8 @@ def serve(args: argparse.Namespace) -> int:
     mode = args.async_mode or os.environ.get("CHGK_OVERLAY_ASYNC_MODE") or "eventlet"
     _patch(mode)
 
-    from .app import create_app, start_clock
-    from .server import serve as run_server
+    from .web.app import create_app, start_clock
+    from .web.server import serve as run_server
 
     overrides: dict = {"ASYNC_MODE": mode}
     if args.data:
@@ -221,8 +221,8 @@ def edge(args: argparse.Namespace) -> int:
     _patch(mode)
 
     from .edge import create_edge_app, start_feed
-    from .relay import redact
-    from .server import serve as run_server
+    from .broadcast.relay import redact
+    from .web.server import serve as run_server
 
     overrides: dict = {"ASYNC_MODE": mode}
     if args.redis:

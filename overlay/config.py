@@ -30,15 +30,16 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_NAME": "chgk_session",
-    "SESSION_COOKIE_SECURE": False,    # also Secure whenever a request came over HTTPS (overlay/proxy.py)
+    "SESSION_COOKIE_SECURE": False,    # also Secure whenever a request came over HTTPS (overlay/web/proxy.py)
     "PROXIES": [],                     # reverse proxies whose X-Forwarded-* we believe (addresses, networks)
     "PROXY_HOPS": 1,                   # how many proxies in a row stand in front of us
     "HSTS_SECONDS": 0,                 # Strict-Transport-Security max-age on HTTPS answers; 0: off
-    "LIVE_URL": None,                  # the audience page's public address, for its QR code (overlay/live.py)
-    "REDIS": None,                     # redis://HOST:PORT/DB: publish public state for edges (overlay/relay.py)
+    "LIVE_URL": None,                  # the audience page's public address, for its QR code (overlay/web/live.py)
+    "REDIS": None,                     # redis://HOST:PORT/DB: publish public state for edges (overlay/broadcast/relay.py)
     "REDIS_KEY": None,                 # the key writer and edges sign Redis values with (HMAC-SHA256) ...
     "REDIS_KEY_FILE": None,            # ... or a file holding it; else <data>/redis_key (the writer makes one)
-    "MAX_CONNECTIONS": None,           # connections one process holds; None: its open-files limit less 10 % (overlay/server.py)
+    "MAX_CONNECTIONS": None,           # connections one process holds; None: its open-files limit less 10 % (overlay/web/server.py)
+    "OGRAF_ORIGINS": [],               # web origins of the operators' OGraf controllers and renderers (CORS, Socket.IO)
     "HEADER_TIMEOUT": 10,              # seconds from idle to a whole request head; then the connection is closed
 }
 # Values read from the environment as text, never parsed as JSON (a password "123456" stays text).
@@ -102,7 +103,7 @@ def _secret(path: Path, nbytes: int) -> str:
 
 
 def _redis_key(app: Flask, data: Path, make: bool) -> str:
-    """The key the writer signs Redis values with and its edges check (overlay/relay.py):
+    """The key the writer signs Redis values with and its edges check (overlay/broadcast/relay.py):
     `REDIS_KEY`, else the file `REDIS_KEY_FILE`, else `<data>/redis_key`, which a writer makes on
     first use and an edge must be given (copy the file, or set the key)."""
     if app.config.get("REDIS_KEY"):

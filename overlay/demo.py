@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from .services import Services
+from .web.services import Services
 
 
 def _q(text: str, answer: str, name: str, city: str, amount: int, comment: str = "") -> dict:

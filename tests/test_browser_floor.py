@@ -21,7 +21,8 @@ BIN = NODE_DIR / "node_modules" / ".bin"
 # All of the overlays' own CSS and JS: every graphic's files, the shared client and blocks, the
 # themes and fonts they load. The panel (static/control/) may use a current browser.
 CSS = ["static/overlays/*.css", "static/lib/*.css", "static/themes/*.css", "static/fonts/*.css"]
-JS = ["static/overlays/*.js", "static/lib/*.js"]
+JS = ["static/overlays/*.js", "static/lib/*.js",
+      "static/ograf/*.js"]  # the uploaded graphics' host and frame runtime run in the same browser source
 FLOOR = "OBS 28–30 run browser sources in Chrome 103"
 
 

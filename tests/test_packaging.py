@@ -14,11 +14,13 @@ def test_wheel_contains_templates_static_and_control(tmp_path: Path):
                     "-w", str(tmp_path), str(ROOT)], check=True, cwd=tmp_path)
     (wheel,) = tmp_path.glob("chgk_overlay-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for required in ("overlay/app.py", "overlay/rules/tv.py", "control/__init__.py",
+    for required in ("overlay/web/app.py", "overlay/rules/tv.py", "control/__init__.py",
                      "overlay/templates/index.html", "overlay/templates/control/login.html",
                      "overlay/templates/overlays/scoreboard.html", "overlay/static/lib/client.js",
                      "overlay/i18n/locales/messages.pot", "overlay/i18n/locales/ru/LC_MESSAGES/messages.po",
-                     "overlay/i18n/locales/uk/LC_MESSAGES/messages.po", "overlay/i18n/locales/en/LC_MESSAGES/messages.po"):
+                     "overlay/i18n/locales/uk/LC_MESSAGES/messages.po", "overlay/i18n/locales/en/LC_MESSAGES/messages.po",
+                     "overlay/ograf/spec/json-schemas/graphics/schema.json",  # the OGraf library validates offline
+                     "overlay/ograf/spec/json-schemas/gdd/object.json", "overlay/static/ograf/frame.js"):
         assert required in names, required
     assert any(n.startswith("overlay/static/vendor/socket.io/") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
@@ -26,6 +28,6 @@ def test_wheel_contains_templates_static_and_control(tmp_path: Path):
 
 
 def test_resources_found_from_a_checkout():
-    from overlay.app import resource_dir
+    from overlay.web.app import resource_dir
     assert (resource_dir("templates") / "index.html").is_file()
     assert (resource_dir("static") / "lib").is_dir()

@@ -12,13 +12,10 @@ from typing import Any
 
 from flask import Flask
 
-from ..app import JSONProvider, resource_dir
+from ..web.app import JSONProvider, resource_dir
 from ..config import configure
+from ..core.clock import now_ms
 from .mirror import Feed, Mirror
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def create_edge_app(test_config: dict | None = None) -> Flask:
@@ -31,8 +28,9 @@ def create_edge_app(test_config: dict | None = None) -> Flask:
     mirror = Mirror()
     app.extensions["chgk_edge"] = mirror
 
-    from .. import live, pages, proxy, themes
-    from ..fanout import fanout
+    from ..web import live, pages, proxy
+    from ..graphics import themes
+    from ..broadcast.fanout import fanout
     from ..i18n import web as i18n
     from . import api, hub
     i18n.install(app)  # the catalogs: overlays' and the audience page's words

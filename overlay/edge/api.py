@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, Flask, jsonify, request
 
-from . import now_ms
-from ..fanout import fanout
+from ..core.clock import now_ms
+from ..broadcast.fanout import fanout
 from .hub import fresh, mirror, socketio
 
 bp = Blueprint("edge_api", __name__, url_prefix="/api")

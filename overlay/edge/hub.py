@@ -7,9 +7,9 @@ from typing import Any
 from flask import current_app
 from flask_socketio import SocketIO, emit, join_room, leave_room
 
-from ..fanout import fanout
-from ..hub import AIR, CONTROL, OVERLAY, _room
-from . import now_ms
+from ..broadcast.fanout import fanout
+from ..broadcast.hub import AIR, CONTROL, OVERLAY, _room
+from ..core.clock import now_ms
 from .mirror import Mirror
 
 socketio = SocketIO()
@@ -77,7 +77,7 @@ def control_connect(auth: Any = None) -> bool:
 
 
 def wire(m: Mirror) -> None:
-    """The mirror's changes go out as the writer's do: one frame per room (overlay/fanout.py)."""
+    """The mirror's changes go out as the writer's do: one frame per room (overlay/broadcast/fanout.py)."""
     def on_state(state: dict, on_air: bool) -> None:
         rooms = [_room(state["id"])] + ([AIR] if on_air else [])
         fanout.emit("state", state, OVERLAY, rooms)

@@ -1,4 +1,4 @@
-"""An edge's copy of the public world, fed from Redis (overlay/relay.py writes it).
+"""An edge's copy of the public world, fed from Redis (overlay/broadcast/relay.py writes it).
 
 `Mirror` holds the latest public state per game, what is on air and the graphics, and keeps a
 state only when its (epoch, rev) is not older than the one held. `Feed` is the task that keeps
@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..relay import CHANNEL, GAMES, HEARTBEAT_S, LEAGUE, MAX_COUNT, META, Signer, connect, redact
+from ..broadcast.relay import CHANNEL, GAMES, HEARTBEAT_S, LEAGUE, MAX_COUNT, META, Signer, connect, redact
 
 log = logging.getLogger("chgk_overlay.edge")
 SILENCE_S = 4 * HEARTBEAT_S

@@ -5,8 +5,8 @@ from typing import Any
 
 from flask import Blueprint, Flask, current_app, jsonify
 
-from ..api import body, error
-from ..auth import operator_required
+from ..web.api import body, error
+from ..web.auth import operator_required
 from ..rules.errors import InputError
 from .control import ConfigError, ObsControl
 
@@ -16,7 +16,7 @@ bp = Blueprint("obs", __name__, url_prefix="/api/obs")
 def register(app: Flask) -> None:
     """Build OBS control from the settings and obs.toml, listen to the games, and start its task
     (now when configured, else when a reload finds a URL)."""
-    from ..hub import socketio
+    from ..broadcast.hub import socketio
 
     svc = app.extensions["chgk"]
     cfg = app.config

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..session import Change, Sessions
+from ..core.session import Change, Sessions
 from .scenes import GAME, RESULT, TABLE
 from .websocket import ObsAuthError, ObsError, ObsSocket, check_url
 

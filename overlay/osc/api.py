@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from ..auth import operator_required
+from ..web.auth import operator_required
 from ..rules.errors import InputError
-from ..services import services
+from ..web.services import services
 from .bridge import OscBridge
 from .config import PRESETS
 from .events import EVENTS, STATE_NAMES

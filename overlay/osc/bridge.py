@@ -9,9 +9,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..graphics import Graphics
-from ..session import Change, Sessions
-from ..store import StorageError
+from ..graphics.game import Graphics
+from ..core.session import Change, Sessions
+from ..core.store import StorageError
 from .config import EXAMPLE, ConfigError, OscConfig, Target, cli_targets, host_port, parse_config
 from .events import EVENTS, CueEvent, cue_events, state_context
 from .feedback import DROP_AFTER_ERRORS, Surfaces, rundown_messages, state_messages, timer_messages

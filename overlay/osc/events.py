@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules.state import Game
-from ..session import Change
+from ..core.session import Change
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,10 @@ from typing import Any
 
 from pythonosc.osc_packet import OscPacket
 
-from ..graphics import Graphics
+from ..graphics.game import Graphics
 from ..rules.errors import InputError
-from ..session import Sessions
-from ..store import StorageError
+from ..core.session import Sessions
+from ..core.store import StorageError
 from .routes import Action, Ignore, Refuse, route
 from .template import build
 

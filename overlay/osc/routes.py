@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..graphics import GRAPHICS
+from ..graphics.game import GRAPHICS
 from ..rules.commands import VOCABULARY, Field
 
 PREFIX = "/chgk/"

@@ -7,9 +7,9 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from ..api import body, error
-from ..app import now_ms
-from ..auth import operator_required
+from ..web.api import body, error
+from ..core.clock import now_ms
+from ..web.auth import operator_required
 from . import MAX_PACK_BYTES, PackError, parse_pack
 from .fill import fill_sectors
 from .model import Pack

@@ -11,7 +11,7 @@ import json
 import os
 from typing import Any
 
-from ..store import Store
+from ..core.store import Store
 from .model import Pack
 
 SCHEMA = """

@@ -1,14 +1,10 @@
 """The club game (RULES.md §5): the Central Table seat, club tables' answers, best player."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .commands import Command
+from .context import Ctx
 from .errors import InputError, RuleError
 from .state import Game, Team
-
-if TYPE_CHECKING:
-    from .game import Ctx
 
 
 def reopened(game: Game) -> bool:

@@ -16,8 +16,12 @@ class InputError(Exception):
     def __init__(self, code: str, message: str, **params: Any) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
-        self.params = {k: v for k, v in params.items() if v is not None}
+        self.message = message  # English, for the API's programmers
+        # what the message names (a player, a date, a field, the rule's `reason`), for pages that
+        # say it in the operator's language from a catalog (control/refusals.py, static/control/common.js)
+        self.values = params
+        if params or not hasattr(self, "params"):  # a subclass may have set its own (overlay/schema)
+            self.params = {k: v for k, v in params.items() if v is not None}
 
     def as_json(self) -> dict[str, Any]:
         """The API's error shape: {code, message, params?}."""

@@ -6,12 +6,12 @@ over, phase) and then the move's own handler, which returns events or raises a R
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from . import club, tv
 from .commands import Command
+from .context import Ctx
 from .errors import InputError, RuleError
 from .evolve import apply
 from .state import Game
@@ -21,14 +21,6 @@ TV = frozenset({"tv"})
 CLUB = frozenset({"club"})
 NO_ROUND = frozenset({None, "closed"})
 ANY_PHASE = frozenset({None, "reading", "discussion", "answer", "club_help", "closed"})
-
-
-@dataclass(frozen=True)
-class Ctx:
-    """What the rules may know of the world: the time, and a way to draw at random."""
-
-    now: int
-    draw: Callable[[Sequence[Any]], Any]
 
 
 Handler = Callable[[Game, Command, Ctx], list[dict]]

@@ -145,11 +145,11 @@ def individual_rating(records: Iterable[TeamGameRecord], game_days: int | None =
         if day_of_game.setdefault(r.game_id, r.game_day) != r.game_day:
             raise InputError("season.game_day", f"game {r.game_id} is on two game days")
         if (r.game_id, r.team) in seen_teams:
-            raise InputError("season.team_twice", f"{r.team} recorded twice in {r.game_id}")
+            raise InputError("season.team_twice", f"{r.team} recorded twice in {r.game_id}", team=r.team, game=r.game_id)
         seen_teams.add((r.game_id, r.team))
         for p in r.lineup:
             if (r.game_id, p.key) in seen_players:
-                raise InputError("season.player_twice", f"{p.name} in two teams of {r.game_id}")
+                raise InputError("season.player_twice", f"{p.name} in two teams of {r.game_id}", name=p.name, game=r.game_id)
             seen_players.add((r.game_id, p.key))
             names.setdefault(p.key, p)
             per_day[p.key][r.game_day - 1] += r.points
@@ -231,6 +231,7 @@ class Basis(StrEnum):
     PROPOSED_FILL = "proposed_fill"  # …no fill yet: highest-rated others, to be confirmed
     CLAIM = "claim"                  # an extra best player's claimed Club team place
     RATING = "rating"                # highest-rated not in the Central Table team
+    TIE_DECISION = "tie_decision"    # equal points at the Club team's cut: the administration's decision
 
 
 class Pending(StrEnum):
@@ -267,7 +268,8 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
                         central_pick: AdminChoice | None = None,
                         central_fill: AdminChoice | None = None,
                         club_claims: AdminChoice | None = None,
-                        declined: AdminChoice | None = None) -> FinalTeams:
+                        declined: AdminChoice | None = None,
+                        club_tie: AdminChoice | None = None) -> FinalTeams:
     """The Central Table team and the Club team for the Final, by §6.
 
     `rating`: the season's rating; `best`: the season's best players of the Central Table.
@@ -275,7 +277,8 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
     `central_fill`: the players it adds when fewer than six are; `club_claims`: the extra best
     players (at most three) given Club team places; `declined`: players who refused the Final.
     A player entitled to a Club team place who declines leaves the place free for a selection
-    game (it is not filled from the rating)."""
+    game (it is not filled from the rating). `club_tie`: when the Club team's cut splits equal
+    points, the tied players the administration gives the remaining places (§6 Disputes)."""
     best = _distinct(best, "the best players")
     points = {r.player.key: r.points for r in rating}
     by_rating = [r.player for r in sorted(rating, key=rating_order)]
@@ -294,7 +297,7 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
     # Central Table team
     if len(available) > TEAM_SIZE:
         if central_fill is not None:
-            raise RuleError("season.central_fill", "the administration fills only when fewer than six")
+            raise RuleError("season.central_fill", "the administration fills only when fewer than six", variant="not_needed")
         if central_pick is None:
             if club_claims is not None:
                 raise RuleError("season.claims_before_pick",
@@ -304,25 +307,25 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
         else:
             picked = central_pick.players
             if len(picked) != TEAM_SIZE:
-                raise RuleError("season.central_pick", "the administration picks exactly six")
+                raise RuleError("season.central_pick", "the administration picks exactly six", variant="six")
             for p in picked:
                 if p.key not in best_keys:
-                    raise RuleError("season.central_pick", f"{p.name} was never named best player")
+                    raise RuleError("season.central_pick", f"{p.name} was never named best player", variant="not_best", name=p.name)
                 if p.key in out:
-                    raise RuleError("season.central_pick", f"{p.name} declined the Final")
+                    raise RuleError("season.central_pick", f"{p.name} declined the Final", variant="declined", name=p.name)
             central = members(picked, Basis.ADMIN_PICK)
     else:
         if central_pick is not None:
-            raise RuleError("season.central_pick", "the administration picks only when more than six")
+            raise RuleError("season.central_pick", "the administration picks only when more than six", variant="not_needed")
         central = members(available, Basis.BEST_PLAYER)
         need = TEAM_SIZE - len(available)
         if central_fill is not None:
             if len(central_fill.players) != need:
-                raise RuleError("season.central_fill", f"the Central Table team needs {need} more")
+                raise RuleError("season.central_fill", f"the Central Table team needs {need} more", variant="need", n=need)
             for p in central_fill.players:
                 if p.key in best_keys or p.key in out:
                     raise RuleError("season.central_fill",
-                                    f"{p.name} is a best player or declined the Final")
+                                    f"{p.name} is a best player or declined the Final", variant="best", name=p.name)
             central += members(central_fill.players, Basis.ADMIN_FILL)
         elif need:
             others = [p for p in by_rating if p.key not in best_keys and p.key not in out]
@@ -334,18 +337,41 @@ def propose_final_teams(rating: Sequence[RatingRow], best: Sequence[Player], *,
     extras = {p.key for p in available} - central_keys
     claims = club_claims.players if club_claims else ()
     if len(claims) > MAX_CLAIMS:
-        raise RuleError("season.claims", f"at most {MAX_CLAIMS} extra best players claim places")
+        raise RuleError("season.claims", f"at most {MAX_CLAIMS} extra best players claim places", variant="many", n=MAX_CLAIMS)
     for p in claims:
         if p.key not in extras:
-            raise RuleError("season.claims", f"{p.name} is not an available extra best player")
+            raise RuleError("season.claims", f"{p.name} is not an available extra best player", variant="not_extra", name=p.name)
     claim_keys = {p.key for p in claims}
     pool = [p for p in by_rating if p.key not in central_keys and p.key not in claim_keys]
     places = TEAM_SIZE - len(claims)
     entitled = pool[:places]
+    decided: list[Player] = []
     if _cut_splits_tie(points, pool, places):
-        pending.append(Pending.RATING_TIE_CLUB)
+        if club_tie is None:
+            pending.append(Pending.RATING_TIE_CLUB)
+        else:
+            edge = points[pool[places - 1].key]
+            above = [p for p in entitled if points[p.key] > edge]
+            tied = [p for p in pool if points[p.key] == edge]
+            need = places - len(above)
+            names = ", ".join(p.name for p in tied)
+            if len(club_tie.players) != need:
+                raise RuleError("season.club_tie_count",
+                                f"the tie at the Club team's cut leaves {need} place(s) among {names}",
+                                n=need, players=names)
+            for p in club_tie.players:
+                if p.key not in {t.key for t in tied}:
+                    raise RuleError("season.club_tie_not_tied",
+                                    f"{p.name} is not among the tied players ({names})", player=p.name, players=names)
+            decided = list(club_tie.players)
+            entitled = above + decided
+            pool = entitled + [p for p in pool if p.key not in {e.key for e in entitled}]
+    elif club_tie is not None and club_tie.players:
+        raise RuleError("season.club_tie_none", "the Club team's cut splits no equal points: nothing to decide")
+    decided_keys = {p.key for p in decided}
     club = members(claims, Basis.CLAIM) + members(
-        (p for p in entitled if p.key not in out), Basis.RATING)
+        (p for p in entitled if p.key not in out and p.key not in decided_keys), Basis.RATING) + members(
+        (p for p in decided if p.key not in out), Basis.TIE_DECISION)
 
     # Declined places: a selection game for the next players by rating
     free = TEAM_SIZE - len(club)
@@ -372,7 +398,7 @@ class TeamRegistration:
     def __post_init__(self) -> None:
         _distinct(self.players, f"team {self.name}")
         if len(self.players) > TEAM_SIZE:
-            raise InputError("season.team_size", f"team {self.name} has more than six players")
+            raise InputError("season.team_size", f"team {self.name} has more than six players", team=self.name)
         if not {p.key for p in self.absent} <= {p.key for p in self.players}:
             raise InputError("season.absent", f"an absentee is not a player of {self.name}")
 

@@ -77,9 +77,9 @@ def _check(duels: Sequence[Duel], final: Sequence[GameResult],
 
     duel_teams = [g.team for duel in duels for g in duel]
     if len(set(duel_teams)) != len(duel_teams):
-        raise InputError("series.team_twice", "a team plays in at most one duel game")
+        raise InputError("series.team_twice", "a team plays in at most one duel game", variant="duels")
     if len(scopes[FINAL]) != len(final):
-        raise InputError("series.team_twice", "a team plays at most one final game")
+        raise InputError("series.team_twice", "a team plays at most one final game", variant="final")
     game_ids = [g.game_id for duel in duels for g in duel] + [g.game_id for g in final]
     if len(set(game_ids)) != len(game_ids):
         raise InputError("series.game_twice", "a game belongs to one place in the series")
@@ -87,9 +87,9 @@ def _check(duels: Sequence[Duel], final: Sequence[GameResult],
     by_scope: dict[str, Override] = {}
     for o in overrides:
         if o.scope not in scopes:
-            raise InputError("series.override_scope", f"no such scope: {o.scope}")
+            raise InputError("series.override_scope", f"no such scope: {o.scope}", scope=o.scope)
         if o.winner not in scopes[o.scope]:
-            raise InputError("series.override_winner", f"{o.winner} does not play in {o.scope}")
+            raise InputError("series.override_winner", f"{o.winner} does not play in {o.scope}", team=o.winner, scope=o.scope)
         if not o.reason.strip():
             raise InputError("series.override_reason", "an override needs a reason")
         if o.scope in by_scope:

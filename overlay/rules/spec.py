@@ -62,6 +62,22 @@ def _names(value: Any, where: str, *, limit: int = 20) -> list[str]:
     return names  # type: ignore[return-value]
 
 
+def _members(value: Any, where: str, players: list[str]) -> list[int | None] | None:
+    """The league's member id of each player, in the players' order (null: not a member).
+    Fixed when the game is made, so renaming a member later moves no points."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != len(players):
+        raise _fail(where, f"must list one member id (or null) per player ({len(players)})")
+    for i, v in enumerate(value):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise _fail(f"{where}[{i}]", "must be a member id (a whole number ≥ 1) or null")
+    given = [v for v in value if v is not None]
+    if len(set(given)) != len(given):
+        raise _fail(where, "names a member twice")
+    return list(value)
+
+
 def _person(value: Any, where: str) -> dict | None:
     if value is None:
         return None
@@ -180,11 +196,12 @@ def _teams(value: Any) -> list[dict]:
         if team_id in ids:
             raise _fail(f"teams[{i}].id", f"team id {team_id!r} is used twice")
         ids.add(team_id)
-        teams.append({
-            "id": team_id,
-            "name": _name(raw.get("name"), f"teams[{i}].name"),
-            "players": _names(raw.get("players", []), f"teams[{i}].players"),
-        })
+        players = _names(raw.get("players", []), f"teams[{i}].players")
+        team = {"id": team_id, "name": _name(raw.get("name"), f"teams[{i}].name"), "players": players}
+        members = _members(raw.get("members"), f"teams[{i}].members", players)
+        if members is not None:
+            team["members"] = members
+        teams.append(team)
     return teams
 
 
@@ -214,6 +231,9 @@ def parse_spec(spec: Any) -> dict:
         if captain and players and captain not in players:
             raise _fail("experts.captain", f"{captain!r} is not one of the players")
         out["experts"] = {"name": _name(experts.get("name"), "experts.name"), "players": players, "captain": captain}
+        members = _members(experts.get("members"), "experts.members", players)
+        if members is not None:
+            out["experts"]["members"] = members
     elif rules == "tv":
         out["experts"] = {"name": "Знатоки", "players": [], "captain": None}
     if rules == "club":

@@ -113,7 +113,8 @@ def new_game(game_id: str, spec: dict) -> Game:
         target=spec["target"],
         timers=dict(spec["timers"]),
         sectors=[Sector(s["number"], s["kind"], s["questions"]) for s in spec["sectors"]],
-        experts=spec.get("experts"),
+        # the member ids stay in the spec (the league reads them there), not in the shown state
+        experts={k: v for k, v in spec["experts"].items() if k != "members"} if spec.get("experts") else None,
         teams=[Team(t["id"], t["name"], list(t["players"]), lost_round=t["id"] in lost)
                for t in spec.get("teams", [])],
         game_day=spec.get("game_day"),

@@ -5,15 +5,11 @@ a handler checks only what is particular to its move.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .commands import Command
+from .context import Ctx
 from .errors import InputError, RuleError
 from .state import Game
 from .table import MULTI_KINDS, next_unplayed
-
-if TYPE_CHECKING:
-    from .game import Ctx
 
 
 # The top's timings (ms): it turns until the arrow first stops; on a played sector it rests, then

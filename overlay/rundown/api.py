@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
-from ..api import body
-from ..auth import operator_required
+from ..web.api import body
+from ..web.auth import operator_required
 from ..rules import InputError
-from ..services import services
+from ..web.services import services
 from . import csvio, model
 from .desk import Rundowns
 
@@ -27,7 +27,10 @@ def desk() -> Rundowns:
 
 @bp.errorhandler(csvio.CsvError)
 def _csv_error(exc: csvio.CsvError) -> Any:
-    return jsonify(error={"code": exc.code, "message": exc.message, "row": exc.row, "column": exc.column}), 400
+    error = {"code": exc.code, "message": exc.message, "row": exc.row, "column": exc.column}
+    if exc.key:  # a bad data cell: the schema's catalog key and parameters (overlay/schema)
+        error.update(key=exc.key, params=exc.params)
+    return jsonify(error=error), 400
 
 
 def _optional_body() -> dict:
@@ -104,7 +107,14 @@ def add_item(rid: str) -> Any:
 def edit_item(rid: str, item: str) -> Any:
     data, d = body(), desk()
     fields = model.parse_item(data, d.names, partial=True)
-    return jsonify(d.view(d.edit(rid, data, lambda doc: model.edit_item(doc, item, fields)[0],
+
+    def change(doc: dict) -> dict:
+        new, edited = model.edit_item(doc, item, fields)
+        if d.ograf is not None and ("data" in fields or "graphic" in fields):  # the data against the (new) graphic's schema
+            from ..ograf.items import check_data
+            check_data(d.ograf, edited["graphic"], edited["data"])
+        return new
+    return jsonify(d.view(d.edit(rid, data, change,
                                  {"action": "edit_item", "item": item, "fields": sorted(fields)})))
 
 

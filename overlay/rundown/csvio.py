@@ -15,7 +15,8 @@ from typing import Any
 
 from ..csvsafe import escape, unescape
 from ..rules import InputError
-from ..showgfx import FLAGS
+from .. import schema
+from ..schema import cells as cells_
 from . import model
 
 COLUMNS = ("segment", "label", "graphic", "layer", "out", "stack")
@@ -24,11 +25,16 @@ MAX_ROWS = model.MAX_ITEMS
 
 
 class CsvError(InputError):
-    def __init__(self, message: str, row: int, column: str | None) -> None:
+    """A refused file: `row` (the header is row 1) and `column`; for a bad data cell also the
+    schema's catalog `key` and `params` (overlay/schema/check.py), which the desk says in the
+    operator's language."""
+
+    def __init__(self, message: str, row: int, column: str | None, key: str | None = None,
+                 params: dict | None = None) -> None:
         if not message.startswith("Row "):
             message = f"Row {row}{f', column {column}' if column else ''}: {message}"
         super().__init__("bad_csv", message)
-        self.row, self.column = row, column
+        self.row, self.column, self.key, self.params = row, column, key, params
 
 
 def _rows(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
@@ -76,15 +82,11 @@ def parse_items(text: str, graphics: tuple[str, ...]) -> list[dict]:
         # a cell is trimmed (but a data text) before the quote our export put in front is taken off
         cells = {name: unescape(cell if name.startswith("data.") else cell.strip()) for name, cell in zip(header, row)}
         body: dict[str, Any] = {"data": {}}
+        data_cells: dict[str, str] = {}
         for name, value in cells.items():
             if name.startswith("data."):
-                if name[5:] in FLAGS and value.strip():  # a show graphic's switch: true or false
-                    flag = value.strip().lower()
-                    if flag not in ("true", "false"):
-                        raise CsvError(f"Row {line}, column {name}: '{name[5:]}' must be true or false.", line, name)
-                    body["data"][name[5:]] = flag == "true"
-                elif value.strip():  # a data text stays as written, spaces and all
-                    body["data"][name[5:]] = value
+                if value.strip():  # an empty cell leaves the field out
+                    data_cells[name[5:]] = value
                 continue
             value = value.strip()
             if value:
@@ -95,10 +97,36 @@ def parse_items(text: str, graphics: tuple[str, ...]) -> list[dict]:
         for name in COLUMNS:
             if name in body:
                 _check(lambda: model.parse_item({name: body[name]}, graphics, partial=True), line, name)
-        for key, value in body["data"].items():
-            _check(lambda: model.parse_data({key: value}), line, f"data.{key}")
+        body["data"] = _data(body["graphic"], data_cells, line)
         out.append(_check(lambda: model.parse_item(body, graphics), line, None))
     return out
+
+
+def _data(graphic: str, cells: dict[str, str], line: int) -> dict:
+    """A row's data cells read by the graphic's schema (overlay/schema/cells.py): a list, a
+    number or a duration is parsed here, so a bad cell refuses the file now, never at take."""
+    fields = schema.fields_of(graphic)
+    data: dict[str, Any] = {}
+    for key, cell in cells.items():
+        column = f"data.{key}"
+        prop = fields.get(key)
+        try:
+            if prop is None or prop.get("readOnly"):
+                writable = [k for k, p in fields.items() if not p.get("readOnly")]
+                raise schema.DataError("data.unknown_field", field=key, fields=", ".join(writable) or "—")
+            data[key] = cells_.parse_cell(prop, cell, key)
+            model.parse_data({key: data[key]})  # game fields ({{captain}}) and size, as the API checks
+        except schema.DataError as exc:
+            raise CsvError(f"Row {line}, column {column}: {exc.message}", line, column, exc.key, exc.params) from None
+        except InputError as exc:
+            raise CsvError(f"Row {line}, column {column}: {exc.message}", line, column) from None
+    try:
+        return schema.validate_data(graphic, data)
+    except schema.DataError as exc:  # a field missing, or fields that do not hold together
+        field = exc.params.get("field")
+        column = f"data.{field.split('.')[0]}" if field else None
+        raise CsvError(f"Row {line}{f', column {column}' if column else ''}: {exc.message}", line, column,
+                       exc.key, exc.params) from None
 
 
 def _check(parse: Any, line: int, column: str | None) -> Any:
@@ -124,14 +152,19 @@ def export_items(doc: dict) -> str:
         for item in seg["items"]:
             data = item["data"]
             cells = {"segment": seg["name"], **item, "stack": item.get("stack") or ""}
-            w.writerow([escape(c) for c in (*(cells[c] for c in columns), *(_cell(data.get(f)) for f in fields))])
+            w.writerow([escape(c) for c in (*(cells[c] for c in columns),
+                                            *(_cell(item["graphic"], f, data.get(f)) for f in fields))])
     return buf.getvalue()
 
 
-def _cell(value: Any) -> str:
+def _cell(graphic: str, field: str, value: Any) -> str:
+    """A data value as the import reads it back (overlay/schema/cells.py)."""
     if value is None:
         return ""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    prop = schema.fields_of(graphic).get(field)
+    if prop is None:  # data stored before the schema: kept readable, refused on import by name
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return cells_.format_cell(prop, value)
 
 
 # people: the show's strap presets ----------------------------------------------------------------

@@ -8,19 +8,20 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ..graphics import GRAPHICS, Graphics
-from ..showgfx import STACK_LEVELS, stack_of
+from ..graphics.game import GRAPHICS, Graphics
+from ..ograf import items as ograf_items
+from ..graphics.show import STACK_LEVELS, stack_of
 from ..rules import InputError, RuleError
-from ..session import Sessions, StaleRev
+from ..core.session import Sessions, StaleRev
 from . import model
 from .store import RundownStore
 
 log = logging.getLogger("chgk_overlay.rundown")
 ACTIONS = ("take", "continue", "out", "go", "update", "all_out", "focus", "next", "previous", "cue",
-           "take_cued", "lock", "unlock")
+           "take_cued", "lock", "unlock", "custom")
 
 
-# the data fields that may name a picture of the media library (overlay/showgfx.py)
+# the data fields that may name a picture of the media library (overlay/graphics/show.py)
 PICTURE_FIELDS = ("media", "photo", "background")
 
 
@@ -39,6 +40,7 @@ class Rundowns:
         self.docs: dict[str, dict] = {d["id"]: d for d in self.db.all()}
         self.listeners: list[Listener] = []
         self.preview_of: str | None = None  # the rundown whose focused item `?preview=1` shows
+        self.ograf: Any = None  # overlay.ograf.library.OgrafLibrary: items may name uploaded graphics
 
     # reading ------------------------------------------------------------------------------------
 
@@ -69,6 +71,8 @@ class Rundowns:
         out = {k: v for k, v in doc.items() if k != "next"}
         out["program"] = program
         out["steps"] = {g: list(s) for g, s in model.STEPS.items()}
+        if self.ograf is not None:  # uploaded graphics: steps, custom actions, data schema (the desk's buttons, form)
+            out["ograf"] = ograf_items.described(self.ograf, doc)
         out["stack_levels"] = list(STACK_LEVELS)  # bottom to top: the desk's level choice and program order
         out["server_now"] = self.sessions.clock()
         return out
@@ -78,7 +82,7 @@ class Rundowns:
                  "items": len(model.items(d))} for d in self.docs.values()]
 
     def media_users(self, media_id: str) -> list[dict]:
-        """Who uses a media id (`data.media` of an item): for overlay/media.py's
+        """Who uses a media id (`data.media` of an item): for overlay/media/library.py's
         `register_media_user`, so a used picture is not deleted."""
         return [dict(kind="rundown_item", text=f"rundown «{d['name']}», item «{i['label']}»", rundown=d["name"], item=i["label"])
                 for d in self.docs.values()
@@ -153,7 +157,7 @@ class Rundowns:
         if action not in ACTIONS:
             raise InputError("bad_action", f"Unknown action {action!r}. Actions: {', '.join(ACTIONS)}.",
                              action=str(action))
-        extra = set(body) - {"action", "item", "expected_rev", "on"}
+        extra = set(body) - {"action", "item", "expected_rev", "on"} - ({"id", "payload"} if action == "custom" else set())
         if extra:
             raise InputError("bad_field", f"Unknown field {sorted(extra)[0]!r}.", field=sorted(extra)[0])
         with self.sessions.lock:
@@ -187,11 +191,10 @@ class Rundowns:
                     raise InputError("bad_field", "'on' must be true or false (absent: toggle).", field="on")
                 return self._store_only(doc, model.set_cue(doc, item["id"], on), action)
             held = self.on_air_item(doc, item["id"])
-            steps = model.STEPS.get(item["graphic"], ())
             if action == "go":  # what Space does: take; continue while there are steps; out
                 if held is None:
                     action = "take"
-                elif held[1].get("step", 0) + 1 < len(steps):
+                elif self._more_steps(item, held[1].get("step", 0)):
                     action = "continue"
                 else:
                     action = "out"
@@ -203,9 +206,15 @@ class Rundowns:
             layer, entry = held
             if action == "out":
                 return self._air(doc, doc, {layer: None}, action, source, item)
+            if action == "custom":  # an uploaded graphic's custom action, replayed by a page that connects late
+                if not ograf_items.is_ograf(item["graphic"]) or self.ograf is None:
+                    raise RuleError("no_custom_actions", f"«{item['label']}» is not an OGraf graphic: it has no custom actions.")
+                actions = ograf_items.custom_action(self.ograf, item["graphic"], body.get("id"), body.get("payload"),
+                                                    entry.get("actions") or [])
+                return self._air(doc, doc, {layer: {**entry, "actions": actions}}, action, source, item)
             if action == "continue":
                 step = entry.get("step", 0) + 1
-                if step >= len(steps):
+                if not self._more_steps(item, step - 1):
                     raise RuleError("no_more_steps", f"«{item['label']}» has no further step: take it out instead.",
                                     label=item["label"])
                 return self._air(doc, doc, {layer: self._entry(doc, item, keep=entry, step=step)}, action, source, item)
@@ -213,8 +222,10 @@ class Rundowns:
             if item["layer"] != layer:
                 raise RuleError("layer_changed", f"«{item['label']}» moved to layer {item['layer']!r}: take it again.",
                                 label=item["label"], layer=item["layer"])
-            return self._air(doc, doc, {layer: self._entry(doc, item, keep=entry, step=entry.get("step", 0))},
-                             action, source, item)
+            updated = self._entry(doc, item, keep=entry, step=entry.get("step", 0))
+            if ograf_items.is_ograf(item["graphic"]):  # an uploaded graphic hears updateAction even when its data is the same
+                updated["updates"] = entry.get("updates", 0) + 1
+            return self._air(doc, doc, {layer: updated}, action, source, item)
 
     def _program_layers(self, doc: dict) -> list[str]:
         return [layer for layer, e in self.graphics.layers.items() if e.get("rundown") == doc["id"]]
@@ -226,6 +237,13 @@ class Rundowns:
         steps = model.STEPS.get(item["graphic"])
         if steps:
             data = {**data, "step": steps[step]}
+        extra: dict[str, Any] = {}
+        if ograf_items.is_ograf(item["graphic"]) and self.ograf is not None:
+            ograf_items.check_data(self.ograf, item["graphic"], data)  # at take too: the data as it goes to air
+            extra = ograf_items.entry_extra(self.ograf, item["graphic"])
+            for key in ("actions", "updates"):  # kept through continue and F5: a late page replays them
+                if keep and keep.get(key):
+                    extra[key] = keep[key]
         out = item["out"]
         shown_at = keep["shown_at"] if keep else now
         if keep:
@@ -238,7 +256,13 @@ class Rundowns:
             expires_at = now + out if isinstance(out, int) else None
         return {"rundown": doc["id"], "item": item["id"], "label": item["label"], "graphic": item["graphic"],
                 "data": data, "step": step, "out": out, "stack": stack_of(item["graphic"], item.get("stack")),
-                "shown_at": shown_at, "expires_at": expires_at}
+                "shown_at": shown_at, "expires_at": expires_at, **extra}
+
+    def _more_steps(self, item: dict, step: int) -> bool:
+        """Whether `continue` may go past `step`: our step lists, or an uploaded graphic's `stepCount`."""
+        if ograf_items.is_ograf(item["graphic"]) and self.ograf is not None:
+            return ograf_items.more_steps(self.ograf, item["graphic"], step)
+        return step + 1 < len(model.STEPS.get(item["graphic"], ()))
 
     def _public(self) -> dict | None:
         live = self.sessions.games.get(self.sessions.on_air or "")

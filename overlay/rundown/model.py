@@ -3,7 +3,7 @@
 No Flask, no SQLite, no clock: functions take a rundown document (plain dicts, as stored and as
 sent) and return a changed copy, or raise `InputError` (400, the field is wrong) / `RuleError`
 (422, the rundown's state forbids it). `take`/`out` are not here: they change the air, which is
-`overlay/graphics.py`'s (see `overlay/rundown/desk.py`).
+`overlay/graphics/game.py`'s (see `overlay/rundown/desk.py`).
 """
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ import json
 import re
 from typing import Any
 
-from ..graphics import MAX_DATA_DEPTH, _depth
+from ..graphics.game import MAX_DATA_DEPTH, _depth
 from ..rules import InputError, RuleError
-from ..showgfx import parse_stack
+from ..schema import declared as schema_declared, validate_data
+from ..schema.cells import parse_duration
+from ..graphics.show import parse_stack
 
 OUT_MODES = ("manual", "none")
 MIN_OUT_MS, MAX_OUT_MS = 500, 3_600_000
@@ -51,9 +53,9 @@ def parse_name(value: Any, field: str = "name", limit: int = MAX_NAME) -> str:
 
 
 def parse_out(value: Any) -> str | int:
-    """"manual", "none" or a whole number of ms (a digit string, as a CSV cell gives it)."""
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    """"manual", "none" or a whole number of ms (as a CSV cell gives it: `8000`, `8 s`, `1:30`)."""
+    if isinstance(value, str) and value.strip() not in OUT_MODES:
+        value = parse_duration(value)
     if isinstance(value, str) and value.strip() in OUT_MODES:
         return value.strip()
     if isinstance(value, int) and not isinstance(value, bool) and MIN_OUT_MS <= value <= MAX_OUT_MS:
@@ -88,6 +90,12 @@ def parse_data(value: Any) -> dict:
     return value
 
 
+def typed_data(graphic: str, data: dict) -> dict:
+    """An item's data checked against its graphic's schema (overlay/schema), cleaned: at the
+    door (API, CSV), never first at take. A graphic the schema does not declare keeps its own check."""
+    return validate_data(graphic, data) if graphic in schema_declared.FIELDS else data
+
+
 def parse_item(body: Any, graphics: tuple[str, ...], *, partial: bool = False) -> dict:
     """An item's fields from a request body (every field checked; `partial`: only those given)."""
     if not isinstance(body, dict):
@@ -116,6 +124,10 @@ def parse_item(body: Any, graphics: tuple[str, ...], *, partial: bool = False) -
         out["stack"] = parse_stack(body.get("stack"))  # None: the graphic's own level (showgfx.STACK)
     if "data" in body or not partial:
         out["data"] = parse_data(body.get("data"))
+    library = getattr(graphics, "library", None)  # overlay/ograf/items.py: uploaded graphics' schemas
+    if library is not None and "data" in out and "graphic" in out:
+        from ..ograf.items import check_data
+        check_data(library, out["graphic"], out["data"])
     return out
 
 
@@ -206,7 +218,7 @@ def _append(doc: dict, fields: dict) -> dict:
         raise RuleError("too_many_items", f"A rundown holds at most {MAX_ITEMS} items.", n=MAX_ITEMS)
     item = {"id": _new_id(doc, "i"), "label": fields.get("label") or fields["graphic"],
             "graphic": fields["graphic"], "layer": fields["layer"], "out": fields["out"],
-            "stack": fields.get("stack"), "data": fields["data"], "cued": False}
+            "stack": fields.get("stack"), "data": typed_data(fields["graphic"], fields["data"]), "cued": False}
     _segment(doc, fields.get("segment"))["items"].append(item)
     return item
 
@@ -217,6 +229,8 @@ def edit_item(doc: dict, ref: str, fields: dict) -> tuple[dict, dict]:
     for key in ("graphic", "layer", "out", "stack", "data"):
         if key in fields:
             item[key] = fields[key]
+    if "graphic" in fields or "data" in fields:  # the data must fit the (new) graphic's schema
+        item["data"] = typed_data(item["graphic"], item["data"])
     if fields.get("label"):
         item["label"] = fields["label"]
     if fields.get("segment"):

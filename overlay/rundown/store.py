@@ -1,11 +1,11 @@
 """SQLite for rundowns: one row per rundown holding its document (segments, items, focus, cues)
-and its rev, in the same database and transactions as the games (overlay/store.py)."""
+and its rev, in the same database and transactions as the games (overlay/core/store.py)."""
 from __future__ import annotations
 
 import json
 import sqlite3
 
-from ..store import Store
+from ..core.store import Store
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rundowns (

@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from ..api import body
-from ..auth import operator_required
+from ..web.api import body
+from ..web.auth import operator_required
 from ..rules import InputError
 from . import EXTENSION, League, public
 from .exports import fees_csv, rating_csv
@@ -27,6 +27,11 @@ def _int(value: str) -> int | str:
 
 def _lang() -> str:
     return page_lang()
+
+
+def _excel() -> bool:
+    """?excel=1: `;`-separated with decimal commas, as a Russian-locale Excel opens it."""
+    return request.args.get("excel") in ("1", "true", "yes")
 
 
 def _csv(text: str, filename: str) -> Response:
@@ -134,6 +139,25 @@ def payment(rid: str) -> Any:
     return jsonify(registration=league().holdings.pay(_int(rid), body()))
 
 
+@bp.get("/holdings/<hid>/games")
+@operator_required
+def holding_games(hid: str) -> Any:
+    return jsonify(games=league().games.holding_games(hid))
+
+
+@bp.post("/holdings/<hid>/games")
+@operator_required
+def make_holding_game(hid: str) -> Any:
+    return jsonify(league().games.make_holding_game(hid, _optional_body())), 201
+
+
+def _optional_body() -> Any:
+    data = request.get_json(silent=True, force=True) if request.get_data(cache=True) else {}
+    if data is None:
+        raise InputError("bad_json", "The body is not valid JSON.")
+    return data
+
+
 @bp.get("/holdings/<hid>/teams")
 @operator_required
 def teams(hid: str) -> Any:
@@ -187,7 +211,8 @@ def adjust(sid: str) -> Any:
 def rating_export(sid: str) -> Any:
     lg = league()
     season_id = lg.seasons.get(sid)["id"]
-    return _csv(rating_csv(lg.results, season_id, _lang()), f"rating-{season_id}.csv")
+    excel = _excel()
+    return _csv(rating_csv(lg.results, season_id, _lang(), excel), f"rating-{season_id}{'-excel' if excel else ''}.csv")
 
 
 @bp.get("/seasons/<sid>/fees.csv")
@@ -195,7 +220,8 @@ def rating_export(sid: str) -> Any:
 def fees_export(sid: str) -> Any:
     lg = league()
     season_id = lg.seasons.get(sid)["id"]
-    return _csv(fees_csv(lg.seasons, lg.holdings, season_id, _lang()), f"fees-{season_id}.csv")
+    excel = _excel()
+    return _csv(fees_csv(lg.seasons, lg.holdings, season_id, _lang(), excel), f"fees-{season_id}{'-excel' if excel else ''}.csv")
 
 
 @bp.get("/seasons/<sid>/best-players")
@@ -220,6 +246,12 @@ def final_choice(sid: str) -> Any:
 @operator_required
 def final(sid: str) -> Any:
     return jsonify(league().results.final(sid))
+
+
+@bp.post("/seasons/<sid>/final/games")
+@operator_required
+def make_final_games(sid: str) -> Any:
+    return jsonify(league().games.make_final_games(sid, _optional_body())), 201
 
 
 @bp.get("/seasons/<sid>/awards")

@@ -42,11 +42,14 @@ def _nice_step(span: int, ticks: int = 5) -> int:
     return int(raw)
 
 
-def progress_chart(rows: list[dict], days: int, *, width: int = 880, height: int = 400) -> Chart:
-    """`rows`: rating rows with `player` and `progression` (cumulative points per game day)."""
+def progress_chart(rows: list[dict], days: int, *, played: int | None = None, width: int = 880,
+                   height: int = 400) -> Chart:
+    """`rows`: rating rows with `player` and `progression` (cumulative points per game day).
+    The lines stop at day `played` (the last day played): an unplayed day scores nothing yet."""
     left, top, right, bottom = 56, 16, width - 16, height - 40
     days = max(days, 1)
-    values = [v for r in rows for v in r["progression"]] or [0]
+    shown = days if played is None else max(0, min(played, days))
+    values = [v for r in rows for v in r["progression"][:shown]] or [0]
     lo, hi = min(0, min(values)), max(1, max(values))
     step = _nice_step(hi - lo)
     hi = -(-hi // step) * step
@@ -60,7 +63,7 @@ def progress_chart(rows: list[dict], days: int, *, width: int = 880, height: int
 
     lines = []
     for i, r in enumerate(rows):
-        vals = tuple(r["progression"][:days])
+        vals = tuple(r["progression"][:shown])
         pts = ((x(0), y(0)),) + tuple((x(d + 1), y(v)) for d, v in enumerate(vals))
         lines.append(Line(r["player"], PALETTE[i % len(PALETTE)], pts, vals))
     return Chart(width, height, left, top, right, bottom,

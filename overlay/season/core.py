@@ -8,8 +8,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from ..session import Sessions
-from ..store import Store
+from ..core.session import Sessions
+from ..core.store import Store
 from .schema import select
 
 log = logging.getLogger("chgk_overlay.season")

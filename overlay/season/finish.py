@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from ..session import Change
+from ..core.session import Change
 from .core import Core
 from .schema import select
 

@@ -51,7 +51,8 @@ class Holdings:
         rows = select(self.core.store, "id, holding_id", "FROM league_registrations WHERE id=?",
                       (registration_id,)) if isinstance(registration_id, int) else []
         if not rows:
-            raise check.NotFound("unknown_registration", f"There is no registration {registration_id!r}.")
+            raise check.NotFound("unknown_registration", f"There is no registration {registration_id!r}.",
+                                 registration=registration_id)
         holding = self.seasons.holding(rows[0]["holding_id"])
         reg = next(r for r in self.registrations(holding["id"], withdrawn=True) if r["id"] == registration_id)
         return reg, holding
@@ -99,7 +100,7 @@ class Holdings:
         holding = self.seasons.holding(holding_id)
         body = check.obj(body, {"member", "team", "members"})
         if ("member" in body) == ("team" in body or "members" in body):
-            raise check.bad("body", 'send {"member": id} for an individual or {"team": name, "members": [ids]} for a team')
+            raise check.bad("body", 'send {"member": id} for an individual or {"team": name, "members": [ids]} for a team', "register_body")
         if "member" in body:
             kind, team_name = "individual", None
             ids = [check.member_id(body["member"], "member")]
@@ -128,20 +129,31 @@ class Holdings:
             for r in self.registrations(h["id"]):
                 if team_name and h["id"] == holding["id"] and r["team_name"] and \
                         r["team_name"].casefold() == team_name.casefold():
-                    raise check.rule("team_name_taken", f"A team {r['team_name']!r} is already registered for this holding.")
+                    raise check.rule("team_name_taken", f"A team {r['team_name']!r} is already registered for this holding.",
+                                     team=r["team_name"])
                 for p in r["players"]:
                     if p["member"] in ids:
                         where = "this holding" if h["id"] == holding["id"] else \
                             f"the other holding of game day {h['day']} ({h['date']}), which plays the same questions"
-                        raise check.rule("already_registered", f"{p['name']} is already registered for {where}.")
+                        raise check.rule("already_registered", f"{p['name']} is already registered for {where}.", name=p["name"],
+                                         variant="here" if h["id"] == holding["id"] else "other",
+                                         day=h["day"], date=h["date"])
 
     def withdraw(self, registration_id: Any, body: Any) -> dict:
         reg, holding = self.registration(registration_id)
-        body = check.obj(body, {"reason"}, {"reason"})
+        body = check.obj(body, {"reason", "confirm"}, {"reason"})
         why = check.reason(body["reason"])
+        confirm = check.flag(body.get("confirm", False), "confirm")
         if reg["withdrawn"]:
-            raise check.rule("already_withdrawn", f"Registration {reg['id']} is already withdrawn.")
+            raise check.rule("already_withdrawn", f"Registration {reg['id']} is already withdrawn.", registration=reg["id"])
         ids = [p["member"] for p in reg["players"]]
+        played = self._played(holding["id"], ids)
+        if played and not confirm:
+            who = reg["team_name"] or ", ".join(p["name"] for p in reg["players"])
+            raise check.rule("withdraw_played",
+                             f"{who} already played at this holding ({', '.join(played)}): the points of those "
+                             "games stay in the rating and the players leave their teams. Confirm to withdraw.",
+                             who=who, games=", ".join(played))
         removed = [(t["id"], m) for t in self.teams(holding["id"]) for m in t["members"] if m in ids]
         core = self.core
         with core.store.transaction() as db:
@@ -150,10 +162,23 @@ class Holdings:
                 db.execute("DELETE FROM league_team_players WHERE holding_id=? AND member_id=?", (holding["id"], m))
             core.record(db, "registration_withdrawn",
                         {"registration": reg["id"], "holding": holding["id"],
-                         "removed_from_teams": [{"team": t, "member": m} for t, m in removed]},
+                         "removed_from_teams": [{"team": t, "member": m} for t, m in removed],
+                         **({"played": played} if played else {})},
                         why, season=holding["season_id"])
         core.changed(season=holding["season_id"])
         return self.registration(reg["id"])[0]
+
+    def _played(self, holding_id: str, member_ids: list[int]) -> list[str]:
+        """The holding's games (titles) in which one of these members is in a line-up."""
+        out = []
+        with self.core.sessions.lock:
+            lives = [live for live in self.core.sessions.games.values()
+                     if live.game.rules == "club" and live.game.game_day == holding_id]
+        for live in lives:
+            stored = [m for t in live.spec.get("teams", []) for m in (t.get("members") or [])]
+            if set(stored) & set(member_ids):
+                out.append(live.game.title or live.id)
+        return out
 
     def set_absent(self, registration_id: Any, body: Any) -> dict:
         reg, holding = self.registration(registration_id)
@@ -162,12 +187,14 @@ class Holdings:
         absent = check.flag(body["absent"], "absent")
         why = check.reason(body.get("reason"), required=False)
         if reg["withdrawn"]:
-            raise check.rule("withdrawn", f"Registration {reg['id']} is withdrawn.")
+            raise check.rule("withdrawn", f"Registration {reg['id']} is withdrawn.", registration=reg["id"])
         player = next((p for p in reg["players"] if p["member"] == mid), None)
         if player is None:
-            raise check.bad("member", f"member {mid} is not in registration {reg['id']}")
+            raise check.bad("member", f"member {mid} is not in registration {reg['id']}", "not_in_registration",
+                            registration=reg["id"])
         if player["absent"] == absent:
-            raise check.rule("no_change", f"{player['name']} is already marked {'absent' if absent else 'present'}.")
+            raise check.rule("no_change", f"{player['name']} is already marked {'absent' if absent else 'present'}.",
+                             name=player["name"], variant="absent" if absent else "present")
         core = self.core
         with core.store.transaction() as db:
             db.execute("UPDATE league_registration_players SET absent=? WHERE registration_id=? AND member_id=?",
@@ -181,16 +208,21 @@ class Holdings:
         """The fee, paid in cash on site against a receipt (seed 004). Changing a recorded payment
         is a correction and needs a reason."""
         reg, holding = self.registration(registration_id)
-        body = check.obj(body, {"receipt", "amount", "reason"}, {"receipt"})
+        body = check.obj(body, {"receipt", "amount", "reason"})
+        if body.get("amount") == 0 and not isinstance(body.get("amount"), bool):
+            return self._unpay(reg, holding, body)
+        if body.get("receipt") is None:
+            raise check.bad("receipt", "is required")
         receipt = check.text(body["receipt"], "receipt", limit=60)
         season = self.seasons.get(holding["season_id"])
+        self._check_receipt(reg, holding, receipt)  # type: ignore[arg-type]
         default = season["fees"][reg["kind"]]
         if body.get("amount") is None and default is None:
-            raise check.bad("amount", f"the season has no {reg['kind']} fee set: give the amount paid")
+            raise check.bad("amount", f"the season has no {reg['kind']} fee set: give the amount paid", "no_fee")
         paid = check.amount(body["amount"], "amount") if body.get("amount") is not None else default
         why = check.reason(body.get("reason"), required=reg["payment"] is not None)
         if reg["withdrawn"]:
-            raise check.rule("withdrawn", f"Registration {reg['id']} is withdrawn: no fee is taken.")
+            raise check.rule("withdrawn", f"Registration {reg['id']} is withdrawn: no fee is taken.", registration=reg["id"])
         core = self.core
         record = {"registration": reg["id"], "holding": holding["id"], "kind": reg["kind"], "amount": paid,
                   "currency": season["fees"]["currency"], "receipt": receipt, "method": "cash"}
@@ -204,6 +236,35 @@ class Holdings:
             core.record(db, "fee_corrected" if reg["payment"] else "fee_paid", record, why, season=holding["season_id"])
         return self.registration(reg["id"])[0]
 
+    def _check_receipt(self, reg: dict, holding: dict, receipt: str) -> None:
+        """One receipt is one cash payment: the same number for a second registration of the
+        season is a typo or a fee counted twice, so it is refused (nothing is stored); the
+        secretary corrects whichever entry is wrong first."""
+        rows = select(self.core.store, "y.registration_id, y.receipt, r.holding_id, r.kind, r.team_name",
+                      "FROM league_payments y JOIN league_registrations r ON r.id=y.registration_id "
+                      "JOIN league_holdings h ON h.id=r.holding_id WHERE h.season_id=? AND y.registration_id<>?",
+                      (holding["season_id"], reg["id"]))
+        clash = next((r for r in rows if r["receipt"].casefold() == receipt.casefold()), None)
+        if clash is None:
+            return
+        other, other_holding = self.registration(clash["registration_id"])
+        who = other["team_name"] or ", ".join(p["name"] for p in other["players"])
+        raise check.rule("receipt_taken", f"Receipt {receipt} is already recorded for {who} "
+                         f"({other_holding['date']}).", receipt=receipt, who=who, date=other_holding["date"])
+
+    def _unpay(self, reg: dict, holding: dict, body: dict) -> dict:
+        """A recorded fee corrected to 0: the registration is unpaid again (a recorded correction)."""
+        if reg["payment"] is None:
+            raise check.rule("fee_not_paid", "No fee is recorded for this registration: nothing to undo.")
+        why = check.reason(body.get("reason"))
+        core = self.core
+        with core.store.transaction() as db:
+            db.execute("DELETE FROM league_payments WHERE registration_id=?", (reg["id"],))
+            core.record(db, "fee_undone", {"registration": reg["id"], "holding": holding["id"],
+                                           "before": reg["payment"]}, why, season=holding["season_id"])
+        core.changed(season=holding["season_id"])
+        return self.registration(reg["id"])[0]
+
     # teams -----------------------------------------------------------------------------------
 
     def form(self, holding_id: Any, body: Any) -> dict:
@@ -215,7 +276,7 @@ class Holdings:
         why = check.reason(body.get("reason"), required=bool(existing))
         name_format = check.text(body.get("name_format", "Команда {n}"), "name_format", limit=60)
         if "{n}" not in name_format:  # type: ignore[operator]
-            raise check.bad("name_format", "must contain {n} (the team's number)")
+            raise check.bad("name_format", "must contain {n} (the team's number)", "name_format")
         regs = self.registrations(holding["id"])
         person = lambda p: Player(p["name"], p["member"])  # noqa: E731
         preformed = [TeamRegistration(r["team_name"], tuple(person(p) for p in r["players"]),
@@ -256,19 +317,20 @@ class Holdings:
     def _team(self, holding_id: str, team_id: Any) -> dict:
         team = next((t for t in self.teams(holding_id) if t["id"] == team_id), None)
         if team is None:
-            raise check.NotFound("unknown_team", f"There is no team {team_id!r} in holding {holding_id}.")
+            raise check.NotFound("unknown_team", f"There is no team {team_id!r} in holding {holding_id}.", team=team_id)
         return team
 
     def _lineup(self, holding: dict, value: Any) -> list[int]:
         ids = check.ids(value, "members", lo=1, hi=TEAM_SIZE)
-        self.members.require_approved(ids, "members")
+        found = self.members.require_approved(ids, "members")
         registered = {p["member"]: p for r in self.registrations(holding["id"]) for p in r["players"]}
         for mid in ids:
             if mid not in registered:
                 raise check.rule("not_registered", f"Member {mid} is not registered for this holding: register them first "
-                                                   "(the fee follows the registration).")
+                                                   "(the fee follows the registration).", name=found[mid]["name"])
             if registered[mid]["absent"]:
-                raise check.rule("absent", f"{registered[mid]['name']} is marked absent at this holding.")
+                raise check.rule("absent", f"{registered[mid]['name']} is marked absent at this holding.",
+                                 name=registered[mid]["name"])
         return ids
 
     def edit_team(self, holding_id: Any, team_id: Any, body: Any, *, new: bool = False) -> dict:
@@ -283,9 +345,9 @@ class Holdings:
         ids = self._lineup(holding, body["members"]) if "members" in body else team["members"]  # type: ignore[index]
         clash = [t for t in teams if t["name"].casefold() == name.casefold() and (team is None or t["id"] != team["id"])]
         if clash:
-            raise check.rule("team_name_taken", f"Team {clash[0]['id']} is already called {name!r}.")
+            raise check.rule("team_name_taken", f"Team {clash[0]['id']} is already called {name!r}.", team=name)
         if team and name == team["name"] and ids == team["members"]:
-            raise check.bad("body", "changes nothing: send a new name or line-up")
+            raise check.bad("body", "changes nothing: send a new name or line-up", "no_change")
         if new:
             team_id = f"t{max([int(t['id'][1:]) for t in teams if t['id'][1:].isdigit()] + [0]) + 1}"
         moved = [{"member": m, "from": t["id"]} for t in teams if team is None or t["id"] != team["id"]

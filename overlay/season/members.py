@@ -31,7 +31,7 @@ def _rating_id(value: Any) -> int | None:
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**9:
-        raise check.bad("rating_id", "must be the rating site's player id (a whole number) or null")
+        raise check.bad("rating_id", "must be the rating site's player id (a whole number) or null", "rating_id")
     return value
 
 
@@ -55,8 +55,8 @@ class Members:
         if not rows:
             message = f"There is no member {member_id!r}. GET /api/members lists them."
             if where:
-                raise check.InputError("unknown_member", f"{where}: {message}")
-            raise check.NotFound("unknown_member", message)
+                raise check.InputError("unknown_member", f"{where}: {message}", member=member_id)
+            raise check.NotFound("unknown_member", message, member=member_id)
         return _public(rows[0])
 
     def by_ids(self, ids: list[int]) -> dict[int, dict]:
@@ -83,18 +83,23 @@ class Members:
         if isinstance(value, int) and not isinstance(value, bool):
             return self.player(self.get(value, where=where))
         if isinstance(value, str):
-            return self.resolve(check.text(value, where))  # type: ignore[arg-type]
-        raise check.bad(where, "must be a member id (number) or a player's name (text)")
+            player = self.resolve(check.text(value, where))  # type: ignore[arg-type]
+            if player.member_id is None:  # no phantom player: a correction or choice names a member
+                raise check.rule("not_a_member", f"{where}: {player.name!r} is no member (or several members "
+                                 "have that name: give the member's number).", player=player.name)
+            return player
+        raise check.bad(where, "must be a member id (number) or a player's name (text)", "player")
 
     def require_approved(self, member_ids: list[int], where: str) -> dict[int, dict]:
         found = self.by_ids(member_ids)
         for mid in member_ids:
             if mid not in found:
-                raise check.InputError("unknown_member", f"{where}: there is no member {mid}. GET /api/members lists them.")
+                raise check.InputError("unknown_member", f"{where}: there is no member {mid}. GET /api/members lists them.",
+                                       member=mid)
             if found[mid]["status"] != "approved":
                 raise check.rule("member_not_approved",
                                  f"{found[mid]['name']} (member {mid}) is {found[mid]['status']}, not approved: "
-                                 "only approved members play.")
+                                 "only approved members play.", name=found[mid]["name"], status=found[mid]["status"])
         return found
 
     # changing --------------------------------------------------------------------------------
@@ -125,9 +130,10 @@ class Members:
             changes["rating_id"] = _rating_id(body["rating_id"])
         changes = {k: v for k, v in changes.items() if v != member[k]}
         if not changes:
-            raise check.bad("body", "changes nothing: send name, adult or rating_id with a new value")
+            raise check.bad("body", "changes nothing: send name, adult or rating_id with a new value", "no_change")
         if changes.get("adult") is False and member["status"] == "approved":
-            raise check.rule("member_approved", "An approved member's adulthood cannot be withdrawn; end the membership instead.")
+            raise check.rule("member_approved", "An approved member's adulthood cannot be withdrawn; end the membership instead.",
+                             name=member["name"])
         core = self.core
         with core.store.transaction() as db:
             for key, value in changes.items():
@@ -143,14 +149,16 @@ class Members:
         body = check.obj(body, {"status", "date", "reason"}, {"status", "date", "reason"})
         status = body["status"]
         if status not in STATUSES[1:]:
-            raise check.bad("status", "must be approved, refused or ended")
+            raise check.bad("status", "must be approved, refused or ended", "status")
         when = check.date(body["date"], "date").isoformat()
         why = check.reason(body["reason"])
         if status not in MOVES[member["status"]]:
             allowed = ", ".join(sorted(MOVES[member["status"]]))
-            raise check.rule("status_change", f"{member['name']} is {member['status']}: can become {allowed}, not {status}.")
+            raise check.rule("status_change", f"{member['name']} is {member['status']}: can become {allowed}, not {status}.",
+                             name=member["name"], status=member["status"], to=status)
         if status == "approved" and not member["adult"]:
-            raise check.rule("not_adult", f"Confirm that {member['name']} is an adult first: only adults become members.")
+            raise check.rule("not_adult", f"Confirm that {member['name']} is an adult first: only adults become members.",
+                             name=member["name"])
         core = self.core
         with core.store.transaction() as db:
             db.execute("UPDATE league_members SET status=?, status_date=?, status_reason=? WHERE id=?",

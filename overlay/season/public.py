@@ -32,8 +32,9 @@ def season(seasons: Seasons, results: Results, season_id: Any, top: int | None =
         "best_players": [{"player": b["player"], "times": b["times"]} for b in results.best(s["id"])["best_players"]],
         "final_teams": final_teams,
         "final": {"winner": final["winner"],
-                  "games": [{"final_team": g["final_team"], "team": g["team"], "score": g["score"],
-                             "status": g["status"]} for g in final["games"]]},
+                  # who played the Final (the game's line-up), which may differ from the proposal
+                  "games": [{"final_team": g["final_team"], "team": g["team"], "players": g["players"],
+                             "score": g["score"], "status": g["status"]} for g in final["games"]]},
         "awards": {"team": awards["team"], "winners": [w["player"] for w in awards["winners"]],
                    "crystal_sphinx": (awards["crystal_sphinx"] or {}).get("player")},
     }

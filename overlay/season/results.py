@@ -22,7 +22,7 @@ from .members import Members
 from .schema import select
 from .seasons import Seasons
 
-CHOICES = ("central_pick", "central_fill", "club_claims", "declined")
+CHOICES = ("central_pick", "central_fill", "club_claims", "declined", "club_tie")
 FINAL_TEAMS = ("club", "central_table")
 
 
@@ -38,8 +38,20 @@ class Results:
     # the season's games ------------------------------------------------------------------------
 
     def games(self, season_id: str) -> list[Game]:
+        return [live.game for live in self.lives(season_id)]
+
+    def lives(self, season_id: str) -> list[Any]:
         with self.core.sessions.lock:
-            return [live.game for live in self.core.sessions.games.values() if live.game.meta.get("season") == season_id]
+            return [live for live in self.core.sessions.games.values() if live.game.meta.get("season") == season_id]
+
+    @staticmethod
+    def lineup(names: list[str], members: list[int | None] | None, by_id: dict[int, dict]) -> tuple[Player, ...] | None:
+        """A line-up by the member ids stored when the game was made (None: a game made before
+        they were stored). A member is shown by today's name: a rename moves nothing."""
+        if members is None:
+            return None
+        return tuple(Player(by_id[m]["name"], m) if m in by_id else Player(" ".join(name.split()))
+                     for name, m in zip(names, members))
 
     def qualifying(self, season: dict) -> dict[str, Any]:
         """The rating's inputs: one record per team and game, the best players named, and the
@@ -52,7 +64,10 @@ class Results:
         playing: list[str] = []
         counted: list[dict] = []
         everyone = self.members.all()
-        for game in self.games(season["id"]):
+        by_id = {m["id"]: m for m in everyone}
+        for live in self.lives(season["id"]):
+            game = live.game
+            stored = {t["id"]: t.get("members") for t in live.spec.get("teams", [])}
             if game.rules != "club":
                 continue  # the Final's tv games: see `final`
             stage = game.meta.get("stage")
@@ -75,9 +90,12 @@ class Results:
             formed = team_cache[holding["id"]]
             lineups = {}
             for team in game.teams:
-                known = formed.get(team.id)
-                among = [m for m in everyone if known and m["id"] in known["members"]]
-                lineups[team.id] = tuple(self.members.resolve(name, among, everyone) for name in team.players)
+                lineup = self.lineup(team.players, stored.get(team.id), by_id)
+                if lineup is None:  # made before member ids were stored: by name, as then
+                    known = formed.get(team.id)
+                    among = [m for m in everyone if known and m["id"] in known["members"]]
+                    lineup = tuple(self.members.resolve(name, among, everyone) for name in team.players)
+                lineups[team.id] = lineup
             keys = [p.key for lineup in lineups.values() for p in lineup]
             if len(set(keys)) != len(keys):
                 twice = next(k for k in keys if keys.count(k) > 1)
@@ -119,12 +137,19 @@ class Results:
     def rating(self, season_id: Any) -> dict:
         season = self.seasons.get(season_id)
         rows, inputs = self.rating_rows(season)
+        adjustments = self.adjustments(season["id"])
+        # the last game day anything counted on: the days after it are not played yet
+        played = max([g["day"] for g in inputs["counted"]] + [a["day"] for a in adjustments], default=0)
+
+        def per_day(progression: tuple[int, ...]) -> list[int]:  # each day's own points
+            return [v - (progression[i - 1] if i else 0) for i, v in enumerate(progression[:played])]
         return {
-            "season": season["id"], "days": season["qualifying_days"],
+            "season": season["id"], "days": season["qualifying_days"], "played_days": played,
             "rating": [{**player_json(r.player), "points": r.points, "games": r.games, "place": r.place,
-                        "progression": list(r.progression), "adjustment": r.adjustment} for r in rows],
+                        "progression": list(r.progression), "per_day": per_day(r.progression),
+                        "adjustment": r.adjustment} for r in rows],
             "games": inputs["counted"], "ignored": inputs["ignored"], "playing": inputs["playing"],
-            "adjustments": self.adjustments(season["id"]),
+            "adjustments": adjustments,
         }
 
     def adjust(self, season_id: Any, body: Any) -> dict:
@@ -134,7 +159,7 @@ class Results:
         player = self.members.ref(body["player"], "player")
         points = check.whole(body["points"], "points", -100, 100)
         if points == 0:
-            raise check.bad("points", "must not be 0 (a correction changes the rating)")
+            raise check.bad("points", "must not be 0 (a correction changes the rating)", "zero")
         day = check.whole(body["day"], "day", 1, season["qualifying_days"])
         why = check.reason(body["reason"])
         core = self.core
@@ -189,7 +214,7 @@ class Results:
         except InputError as exc:
             raise check.rule("final_choice_stale",
                              f"A recorded choice no longer fits the season's results ({exc.message}). "
-                             "Record the choice again (POST /api/seasons/<id>/final-teams/choices).") from exc
+                             "Record the choice again (POST /api/seasons/<id>/final-teams/choices).", cause=exc) from exc
         member = lambda m: {**player_json(m.player), "rule": str(m.rule), "points": m.points}  # noqa: E731
         points = {r.player.key: r.points for r in self.rating_rows(season)[0]}
         return {
@@ -210,13 +235,13 @@ class Results:
         body = check.obj(body, {"kind", "players", "reason"}, {"kind", "reason"})
         kind = body["kind"]
         if kind not in CHOICES:
-            raise check.bad("kind", f"must be one of {', '.join(CHOICES)}")
+            raise check.bad("kind", f"must be one of {', '.join(CHOICES)}", "choice_kind")
         raw = body.get("players", [])
         if not isinstance(raw, list) or len(raw) > 40:
-            raise check.bad("players", "must be a list of member ids or names ([] withdraws the choice)")
+            raise check.bad("players", "must be a list of member ids or names ([] withdraws the choice)", "players")
         players = [self.members.ref(v, f"players[{i}]") for i, v in enumerate(raw)]
         if len({p.key for p in players}) != len(players):
-            raise check.bad("players", "names a player twice")
+            raise check.bad("players", "names a player twice", "twice")
         why = check.reason(body["reason"])
         choices = self.choices(season["id"])
         choices[kind] = {"players": [player_json(p) for p in players], "reason": why}
@@ -240,6 +265,7 @@ class Results:
         order = self.finish.order()
         games, problems = [], []
         by_team: dict[str, list[Game]] = {t: [] for t in FINAL_TEAMS}
+        lives = {live.id: live.spec for live in self.lives(season["id"])}
         for game in self.games(season["id"]):
             if game.rules != "tv" or game.meta.get("stage") != Stage.FINAL:
                 continue
@@ -250,6 +276,7 @@ class Results:
             by_team[team].append(game)
             games.append({"game": game.id, "final_team": team, "team": (game.experts or {}).get("name"),
                           "players": list((game.experts or {}).get("players") or []),
+                          "members": ((lives.get(game.id) or {}).get("experts") or {}).get("members"),
                           "score": dict(game.score), "status": game.status, "winner": game.winner,
                           "finished": order.get(game.id)})
         for team, found in by_team.items():
@@ -280,10 +307,17 @@ class Results:
         final = self.final(season["id"])
         team = next((g for g in final["games"] if g["final_team"] == final["winner"]), None)
         everyone = self.members.all()
-        winners = [player_json(self.members.resolve(p, everyone=everyone)) for p in team["players"]] if team else []
+        by_id = {m["id"]: m for m in everyone}
+        lineup = self.lineup(team["players"], team["members"], by_id) if team else None
+        if team and lineup is None:
+            lineup = tuple(self.members.resolve(p, everyone=everyone) for p in team["players"])
+        winners = [player_json(p) for p in lineup or ()]
         rows = select(self.core.store, "body, reason, at", "FROM league_awards WHERE season_id=? AND kind=? ORDER BY id",
                       (season["id"], "crystal_sphinx"))
         sphinx = [{**json.loads(r["body"]), "reason": r["reason"], "at": r["at"]} for r in rows]
+        for award in sphinx:  # today's name of the member
+            if award.get("member") in by_id:
+                award["player"] = by_id[award["member"]]["name"]
         return {"season": season["id"], "winner": final["winner"], "team": team["team"] if team else None,
                 # every player of the winning team: a memorial sign and the crimson jacket
                 "winners": winners, "crystal_sphinx": sphinx[-1] if sphinx else None, "history": sphinx}
@@ -298,7 +332,8 @@ class Results:
         if current["winner"] is None:
             raise check.rule("final_not_decided", "The Final has no winner yet: the Crystal Sphinx goes to a player of the winning team.")
         if player.key not in {Player(w["player"], w["member"]).key for w in current["winners"]}:
-            raise check.rule("not_a_winner", f"{player.name} is not in the winning team ({current['team']}).")
+            raise check.rule("not_a_winner", f"{player.name} is not in the winning team ({current['team']}).",
+                             name=player.name, team=current["team"])
         core = self.core
         with core.store.transaction() as db:
             db.execute("INSERT INTO league_awards (season_id, kind, body, reason, at) VALUES (?,?,?,?,?)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..store import Store
+from ..core.store import Store
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS league_members (

@@ -33,7 +33,8 @@ class Seasons:
         rows = select(self.core.store, SEASON_COLUMNS, "FROM league_seasons WHERE id=?", (season_id,)) \
             if isinstance(season_id, str) else []
         if not rows:
-            raise check.NotFound("unknown_season", f"There is no season {season_id!r}. GET /api/seasons lists them.")
+            raise check.NotFound("unknown_season", f"There is no season {season_id!r}. GET /api/seasons lists them.",
+                                 season=season_id)
         season = self._shape(rows[0])
         holdings = self.holdings(season["id"])
         days: dict[int, list[dict]] = {}
@@ -51,7 +52,8 @@ class Seasons:
                       "FROM league_holdings WHERE id=?", (holding_id_,)) if isinstance(holding_id_, str) else []
         if not rows:
             raise check.NotFound("unknown_holding",
-                                 f"There is no holding {holding_id_!r}. GET /api/seasons/<id> lists a season's holdings.")
+                                 f"There is no holding {holding_id_!r}. GET /api/seasons/<id> lists a season's holdings.",
+                                 holding=holding_id_)
         return rows[0]
 
     @staticmethod
@@ -61,6 +63,24 @@ class Seasons:
                 "created_at": row["created_at"]}
 
     # changing --------------------------------------------------------------------------------
+
+    def _check_date(self, season: dict, day: int, sunday: dt.date) -> None:
+        """A Sunday already past, or out of the days' order, is usually a typo: refused unless
+        the administration confirms it (entering a season played earlier, say)."""
+        today = dt.datetime.fromtimestamp(self.core.now() / 1000).date()
+        if sunday < today:
+            raise check.rule("day_in_past", f"{sunday.isoformat()} is in the past (today is {today.isoformat()}). "
+                             "Confirm to schedule it anyway.", date=sunday.isoformat(), today=today.isoformat())
+        for h in self.holdings(season["id"]):
+            if h["weekday"] != "sun" or h["day"] == day:
+                continue
+            other = dt.date.fromisoformat(h["date"])
+            if (h["day"] < day and other >= sunday) or (h["day"] > day and other <= sunday):
+                raise check.rule("day_out_of_order",
+                                 f"Game day {day} on {sunday.isoformat()} would come "
+                                 f"{'before' if h['day'] < day else 'after'} game day {h['day']} ({h['date']}). "
+                                 "Confirm to schedule it anyway.",
+                                 day=day, date=sunday.isoformat(), other=h["day"], other_date=h["date"])
 
     def create(self, body: Any) -> dict:
         body = check.obj(body, {"name", "qualifying_days", "fees"}, {"name"})
@@ -87,17 +107,21 @@ class Seasons:
         """Schedule game day `day` on `sunday` (and the Wednesday after it). Moving a scheduled
         day's dates is a correction: it needs a reason."""
         season = self.get(season_id)
-        body = check.obj(body, {"day", "sunday", "reason"}, {"day", "sunday"})
+        body = check.obj(body, {"day", "sunday", "reason", "confirm"}, {"day", "sunday"})
         day = check.whole(body["day"], "day", 1, season["qualifying_days"])
         sunday = check.date(body["sunday"], "sunday")
         if sunday.weekday() != 6:
-            raise check.bad("sunday", f"{sunday.isoformat()} is a {sunday.strftime('%A')}, not a Sunday")
+            raise check.bad("sunday", f"{sunday.isoformat()} is a {sunday.strftime('%A')}, not a Sunday", "sunday",
+                            date=sunday.isoformat(), weekday=sunday.weekday())
         dates = {"sun": sunday.isoformat(), "wed": (sunday + dt.timedelta(days=3)).isoformat()}
         existing = [h for h in self.holdings(season["id"]) if h["day"] == day]
         why = check.reason(body.get("reason"), required=bool(existing))
         taken = [h for h in self.holdings(season["id"]) if h["day"] != day and h["date"] in dates.values()]
         if taken:
-            raise check.rule("date_taken", f"{taken[0]['date']} is already game day {taken[0]['day']}.")
+            raise check.rule("date_taken", f"{taken[0]['date']} is already game day {taken[0]['day']}.",
+                             date=taken[0]["date"], day=taken[0]["day"])
+        if not check.flag(body.get("confirm", False), "confirm"):
+            self._check_date(season, day, sunday)
         core = self.core
         with core.store.transaction() as db:
             for weekday in WEEKDAYS:

@@ -30,7 +30,8 @@ class SeriesBook:
         rows = select(self.core.store, "id, name, duels, final, created_at", "FROM league_series WHERE id=?",
                       (series_id,)) if isinstance(series_id, str) else []
         if not rows:
-            raise check.NotFound("unknown_series", f"There is no series {series_id!r}. GET /api/series lists them.")
+            raise check.NotFound("unknown_series", f"There is no series {series_id!r}. GET /api/series lists them.",
+                                 series=series_id)
         row = rows[0]
         row["duels"], row["final"] = json.loads(row["duels"]), json.loads(row["final"])
         return row
@@ -54,9 +55,11 @@ class SeriesBook:
     def _game(self, game_id: str, where: str) -> Game:
         live = self.core.sessions.games.get(game_id)
         if live is None:
-            raise InputError("unknown_game", f"{where}: there is no game {game_id!r}. GET /api/games lists the games.")
+            raise InputError("unknown_game", f"{where}: there is no game {game_id!r}. GET /api/games lists the games.",
+                             game=game_id)
         if live.game.rules != "tv":
-            raise check.rule("not_tv", f"{where}: game {game_id} is a club game; the series is played under the TV rules.")
+            raise check.rule("not_tv", f"{where}: game {game_id} is a club game; the series is played under the TV rules.",
+                             game=game_id)
         return live.game
 
     def _result(self, game: Game, order: dict[str, int]) -> GameResult:
@@ -105,16 +108,16 @@ class SeriesBook:
         for g in final:
             team = results[g].team
             if team not in duel_teams:
-                raise check.rule("not_in_duels", f"final game {g}: {team!r} played no duel of this series.")
+                raise check.rule("not_in_duels", f"final game {g}: {team!r} played no duel of this series.", game=g, team=team)
             if decided and team not in outcome.advancing:
-                raise check.rule("not_advancing", f"final game {g}: {team!r} did not advance from its duel.")
+                raise check.rule("not_advancing", f"final game {g}: {team!r} did not advance from its duel.", game=g, team=team)
 
     def create(self, body: Any) -> dict:
         body = check.obj(body, {"name", "duels", "final"}, {"name", "duels"})
         name = check.text(body["name"], "name")
         raw = body["duels"]
         if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_DUELS:
-            raise check.bad("duels", f"must be a list of 1 to {MAX_DUELS} pairs of game ids")
+            raise check.bad("duels", f"must be a list of 1 to {MAX_DUELS} pairs of game ids", "duels", hi=MAX_DUELS)
         duels = [check.game_ids(d, f"duels[{i}]", lo=2, hi=2) for i, d in enumerate(raw)]
         final = check.game_ids(body.get("final", []), "final", lo=0, hi=2 * MAX_DUELS)
         self._check_final(duels, final, {})  # unknown games, club games, a team or game twice: refused here
@@ -137,7 +140,7 @@ class SeriesBook:
         why = check.reason(body.get("reason"), required=bool(row["final"]))
         history, current = self.overrides(row["id"])
         if row["final"] and final == row["final"]:
-            raise check.bad("games", "the final already has exactly these games")
+            raise check.bad("games", "the final already has exactly these games", "no_change")
         if FINAL in current:
             raise check.rule("final_overridden", "An override decides the final: withdraw it before changing the games.")
         self._check_final(row["duels"], final, current)
@@ -157,7 +160,7 @@ class SeriesBook:
         history, current = self.overrides(row["id"])
         if winner is None:
             if scope not in current:
-                raise check.rule("no_override", f"No override is in force for {scope}.")
+                raise check.rule("no_override", f"No override is in force for {scope}.", scope=scope)
             current.pop(scope)
         else:
             current[scope] = {"scope": scope, "winner": winner, "reason": why}

@@ -116,6 +116,25 @@ function word(key, fallback) {
   return text !== key ? text : fallback;
 }
 
+/** A field's words: the catalog's label for it (`fld.<name>`; a row's column by its own name). */
+export function fieldLabel(name, prop) {
+  const key = `fld.${String(name).split(".").pop()}`;
+  const said = t(key);
+  return said !== key ? said : prop?.label || name;
+}
+
+/** A graphic's data refused (overlay/schema): its catalog key and parameters in the page's
+ * language — the field by its label, the list row — or "" for any other refusal. */
+export function dataWords(error) {
+  const key = error?.key;
+  if (typeof key !== "string" || !key.startsWith("data.")) return "";
+  const p = { ...(error.params || {}) };
+  if (p.field) p.field = fieldLabel(p.field);
+  if (p.fields) p.fields = String(p.fields).split(", ").map((f) => fieldLabel(f)).join(", ");
+  const said = t(`data.${key.slice(5)}`, p);
+  return p.row ? `${t("data.in_row", { row: p.row })}: ${said}` : said;
+}
+
 function fits(key, params) {
   const text = t(key);
   return text !== key && [...text.matchAll(/\{(\w+)\}/g)].every((m) => m[1] in params);
@@ -132,7 +151,8 @@ export function refusalText(error) {
   const title = fits(`err.${code}`, params) ? t(`err.${code}`, params) : t("err.refused");
   const reason = typeof raw.reason === "string" ? raw.reason : "";
   const key = [reason && `refusal.${reason}`, reason && `why.${reason}`, `refusal.${code}`].find((k) => k && fits(k, params));
-  let detail = key ? t(key, params) : "";
+  // a graphic's data (overlay/schema) has its own words, else the reason's
+  let detail = dataWords(error) || (key ? t(key, params) : "");
   if (detail.toLowerCase() === title.toLowerCase()) detail = "";
   const dev = error?.message || "";
   if (dev) console.info(`refused (${code}): ${dev}`);

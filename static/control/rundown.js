@@ -7,7 +7,9 @@
 
 import { t, onLangChange } from "./i18n.js";
 import { pageConfig, h, api, notice, noticeRefusal, refusalText, wireLanguage, dropPointerFocus, bdi } from "./common.js";
+import { dataForm } from "./dataform.js";
 import { ControlConnection, PressOrder } from "./connection.js";
+import { actionButtons, loadLibrary, schemaForm } from "./ograf.js";
 
 const cfg = pageConfig();
 wireLanguage(cfg.lang);
@@ -20,6 +22,7 @@ let list = [];        // [{id, name, rev, locked, items}]
 let doc = null;       // the shown rundown (GET /api/rundowns/<id>)
 let editing = null;   // the id of the item in the editor, null: a new item
 let queue = Promise.resolve();
+let library = [];     // uploaded OGraf graphics (GET /api/ograf): items name them "ograf:<id>"
 const order = new PressOrder(cfg.double_ms ?? 400);
 const MOVES = new Set(["next", "previous", "focus"]);
 let moves = 0;
@@ -123,7 +126,7 @@ function onAirOf(itemId) {
   return Object.entries(doc?.program || {}).find(([, p]) => p.item === itemId) || null;
 }
 
-/** The stacking levels bottom to top, as the server keeps them (overlay/showgfx.py STACK). */
+/** The stacking levels bottom to top, as the server keeps them (overlay/graphics/show.py STACK). */
 function levels() {
   return doc?.stack_levels || [];
 }
@@ -225,6 +228,9 @@ function render() {
   });
   box.replaceChildren(...rows);
   box.querySelector(".rd-item.focused")?.scrollIntoView({ block: "nearest" });
+  const focused = items().find((i) => i.id === doc.focus);
+  actionButtons($("rd-ograf-actions"), focused && doc.ograf?.[focused.graphic],
+                (id, payload) => act("custom", { item: focused.id, id, payload }));
   fillStackSelect();
   renderProgram();
   tick();
@@ -251,22 +257,44 @@ function tick() {
 }
 setInterval(tick, 200);
 
+/** An uploaded graphic that refused a call in the program monitor (it throws, or needs a newer
+ * browser) is said once: the monitor is /overlays/show, so OBS may be failing the same way. */
+const toldFailures = new Set();
+function graphicFailures() {
+  let frames = [];
+  try {
+    frames = [...($("rd-program-frame").contentDocument?.querySelectorAll("iframe.ograf-frame[data-error]") || [])];
+  } catch (_e) {
+    return;
+  }
+  for (const f of frames) {
+    const key = `${f.dataset.item}@${f.dataset.error}`;
+    if (toldFailures.has(key)) continue;
+    toldFailures.add(key);
+    const item = items().find((i) => i.id === f.dataset.item);
+    notice("error", t("og.failed", { label: item?.label || f.dataset.graphic }), f.dataset.error, { code: "ograf_failed" });
+  }
+}
+setInterval(graphicFailures, 1000);
+
 // ---- the editor -------------------------------------------------------------------------------------
 
-function dataText(data) {
-  return Object.entries(data || {}).filter(([k]) => k !== "step")
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join("\n");
+let readData = () => ({});  // the editor's data form (dataform.js), for the graphic chosen
+
+/** The data form for the chosen graphic, filled with `data` (fields of another graphic left out):
+ * ours from their declared schema (dataform.js), an uploaded one from its manifest's (ograf.js). */
+function drawDataForm(data) {
+  const g = $("f-graphic").value;
+  const uploaded = g.startsWith("ograf:") && library.find((x) => `ograf:${x.id}` === g);
+  readData = uploaded ? schemaForm($("f-data"), uploaded.schema, data) : dataForm($("f-data"), cfg.schemas?.[g], data);
 }
 
-function parseData(text) {
-  const data = {};
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    const at = line.indexOf(":");
-    if (at < 1) throw new Error(t("rd.bad_data_line", { line }));
-    data[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-  }
-  return data;
+function graphicOptions() {
+  const keep = $("f-graphic").value;
+  const ours = (cfg.graphics || []).map((g) => h("option", { value: g }, gfxName(g)));
+  const theirs = library.map((x) => h("option", { value: `ograf:${x.id}` }, `${x.name} (OGraf)`));
+  $("f-graphic").replaceChildren(...ours, ...(theirs.length ? [h("optgroup", { label: t("og.uploaded") }, ...theirs)] : []));
+  if (keep) $("f-graphic").value = keep;
 }
 
 function openEditor(item) {
@@ -280,14 +308,14 @@ function openEditor(item) {
   setOut(item ? item.out : "manual");
   fillStackSelect();
   $("f-stack").value = item?.stack || "";
-  $("f-data").value = item ? dataText(item.data) : "";
+  drawDataForm(item ? item.data : {});
   if (item) $("f-label").focus();
 }
 
 $("rd-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   let data;
-  try { data = parseData($("f-data").value); } catch (err) {
+  try { data = readData(); } catch (err) { // an uploaded graphic's JSON field that is not JSON
     notice("error", t("rd.bad_data"), err.message, { code: "local" });
     return;
   }
@@ -302,7 +330,18 @@ $("rd-form").addEventListener("submit", async (e) => {
   }
 });
 $("f-new").addEventListener("click", () => openEditor(null));
-$("f-graphic").replaceChildren(...(cfg.graphics || []).map((g) => h("option", { value: g }, gfxName(g))));
+graphicOptions();
+// another graphic: its own form, keeping what the fields of the same name held
+$("f-graphic").addEventListener("change", () => {
+  let kept = {};
+  try { kept = readData(); } catch (_e) { /* a JSON field that is not JSON: start afresh */ }
+  drawDataForm(kept);
+});
+loadLibrary().then((found) => {
+  library = found;
+  graphicOptions();
+  drawDataForm(items().find((i) => i.id === editing)?.data || {});
+});
 
 // How an item leaves: by hand, by itself (its own animation), or after a number of seconds.
 function setOut(out) {
@@ -377,8 +416,8 @@ async function loadPeople() {
       $("f-graphic").value = "lower-third";
       $("f-layer").value = "straps";
       // a person with a photo gets the photo strap (`style: photo`: two lines and the picture)
-      $("f-data").value = [`title: ${p.name}`, p.title ? `subtitle: ${p.title}` : "",
-                           ...(p.photo ? ["style: photo", `photo: ${p.photo}`] : [])].filter(Boolean).join("\n");
+      drawDataForm({ title: p.name, ...(p.title ? { subtitle: p.title } : {}),
+                     ...(p.photo ? { style: "photo", photo: p.photo } : {}) });
       $("f-label").focus();
     },
   }, bdi(p.name), p.title ? ` · ${p.title}` : "")));

@@ -284,7 +284,56 @@ function clubSpec(errors) {
   if (new Set(names).size !== names.length) errors.push(t("setup.err.same_team"));
   const day = $("f-game-day").value.trim();
   if (!day) errors.push(t("setup.err.game_day"));
-  return { teams, game_day: day };
+  const league = leagueHolding();
+  // a league game: season and stage with the holding, so it counts in the season's rating
+  return league ? { teams, game_day: league.id, season: league.season, stage: $("f-stage").value } : { teams, game_day: day };
+}
+
+// ---- a league game: the holding (season, game day) and its formed teams -----------------------
+
+let holdings = [];                // [{id, season, seasonName, day, weekday, date}]
+
+function leagueHolding() {
+  return holdings.find((x) => x.id === $("f-league").value) || null;
+}
+
+function renderLeague() {
+  const select = $("f-league");
+  const chosen = select.value;
+  select.replaceChildren(h("option", { value: "" }, t("setup.league.none")),
+    ...holdings.map((x) => h("option", { value: x.id }, t("setup.league.option", {
+      season: x.seasonName, day: x.day, weekday: t(`setup.league.${x.weekday}`), date: x.date }))));
+  select.value = holdings.some((x) => x.id === chosen) ? chosen : "";
+}
+
+async function loadLeague() {
+  const r = await api("GET", "/api/seasons");
+  if (!r.ok) return;
+  const found = [];
+  for (const season of r.data.seasons || []) {
+    const s = await api("GET", `/api/seasons/${encodeURIComponent(season.id)}`);
+    if (!s.ok) continue;
+    for (const d of s.data.days || []) {
+      for (const x of d.holdings) found.push({ id: x.id, season: season.id, seasonName: season.name, day: x.day, weekday: x.weekday, date: x.date });
+    }
+  }
+  holdings = found;
+  renderLeague();
+}
+
+/** The holding's formed teams fill the team rows; its id is the game day. */
+async function chooseHolding() {
+  const league = leagueHolding();
+  $("f-game-day").readOnly = !!league;
+  $("f-stage-box").hidden = !league;
+  if (!league) return;
+  $("f-game-day").value = league.id;
+  const r = await api("GET", `/api/holdings/${encodeURIComponent(league.id)}/teams`);
+  if (!r.ok) return;
+  $("f-teams").replaceChildren();
+  for (const team of r.data.teams || []) addTeam(team.name, team.players.join(", "));
+  if (!$("f-title").value.trim()) $("f-title").value = $("f-league").selectedOptions[0].textContent;
+  renderTeamWarnings();
 }
 
 /** Today as a holding: the date, and -sun / -wed on the league's two days. */
@@ -646,7 +695,8 @@ async function submit(e) {
     const id = r.data.id;
     notice("ok", t("setup.created", { title: spec.title || id }), "", { code: "created" });
     box.replaceChildren(h("p", { class: "ok", id: "f-created", "data-game": id }, t("setup.created", { title: spec.title || id }), " ",
-                          h("a", { href: cfg.urls?.panel || "/control/" }, t("setup.go_live"))));
+                          h("a", { href: cfg.urls?.panel || "/control/" }, t("setup.go_live"))),
+                        ...(r.data.warnings || []).map((w) => h("p", { class: "warn" }, t(`setup.warn.${w.code}`, w))));
     if ($("f-on-air").checked) await putOnAir(id);
     else loadGames();
   } finally {
@@ -675,10 +725,12 @@ function init() {
   $("f-pack-random").addEventListener("click", randomFill);
   $("f-clear-envelopes").addEventListener("click", clearAll);
   $("game-form").addEventListener("submit", submit);
+  $("f-league").addEventListener("change", chooseHolding);
   if (new URLSearchParams(location.search).get("rules") === "club") $("f-rules-club").checked = true;
   applyRules();
   loadGames();
   loadPacks();
+  loadLeague();
 }
 
 init();
@@ -706,6 +758,7 @@ onLangChange(() => {
     row.querySelector(".team-players").placeholder = t("setup.team_players_hint");
   });
   renderTeamWarnings();
+  renderLeague();
   renderPackBox();
   loadPacks();
 });

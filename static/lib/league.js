@@ -7,9 +7,12 @@
 import { show } from "./dom.js";
 import { translator } from "./i18n.js";
 
+/** The most rating rows a league graphic shows (season-rating's `top` is capped here). */
+export const LEAGUE_TOP = 40;
+
 /** Strings of the league graphics in the page's language: the catalog's `league_*` on-air keys. */
-export function leagueText(lang) {
-  const t = translator(lang);
+export function leagueText(lang, catalog) {
+  const t = catalog ? translator(lang, catalog) : translator(lang); // the page's inline catalog, or an OGraf host's
   const tx = (key) => t(`league_${key}`);
   tx.n = (key, n) => t.n(`league_${key}`, n);
   return tx;
@@ -22,6 +25,7 @@ export function leagueText(lang) {
  */
 function leagueSource(kind, ctx, onData) {
   const key = kind === "seasons" ? "season" : "series";
+  const server = ctx.config?.server || ""; // our page: its own server; an OGraf graphic: the one it follows
   const query = new URLSearchParams(location.search);
   let cueId = null;
   let gameSeason = null;
@@ -33,7 +37,7 @@ function leagueSource(kind, ctx, onData) {
     if (cueId) return cueId;
     if (query.get(key)) return query.get(key);
     if (kind === "seasons" && gameSeason) return gameSeason;
-    const index = await (await fetch("/api/public/league", { cache: "no-store" })).json();
+    const index = await (await fetch(`${server}/api/public/league`, { cache: "no-store" })).json();
     const list = index[kind] || [];
     return list.length ? list[list.length - 1].id : null;
   }
@@ -46,8 +50,8 @@ function leagueSource(kind, ctx, onData) {
         if (mine === seq) onData(null);
         return;
       }
-      const extra = kind === "seasons" ? "?top=20" : "";
-      const r = await fetch(`/api/public/${kind}/${encodeURIComponent(id)}${extra}`, { cache: "no-store" });
+      const extra = kind === "seasons" ? `?top=${LEAGUE_TOP}` : "";
+      const r = await fetch(`${server}/api/public/${kind}/${encodeURIComponent(id)}${extra}`, { cache: "no-store" });
       const data = r.ok ? await r.json() : null;
       if (mine === seq) onData(data); // a newer request supersedes this answer
     } catch {
@@ -57,7 +61,7 @@ function leagueSource(kind, ctx, onData) {
 
   function hook() {
     if (hooked) return;
-    const socket = window.chgkOverlay?.socket;
+    const socket = ctx.socket || window.chgkOverlay?.socket;
     if (!socket) return;
     hooked = true;
     socket.on("league", () => refresh());

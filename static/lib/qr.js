@@ -1,5 +1,5 @@
 // The audience page's QR code on a slate or a bug (`qr: true`). The server writes the code into
-// the graphic's data (overlay/showgfx.py): `qr_url`, the public address it names, and
+// the graphic's data (overlay/graphics/show.py): `qr_url`, the public address it names, and
 // `qr_modules`, its rows as hex (a dark module is a 1 bit, the row's first module the highest of
 // its bits). Here they become one SVG path on a white plate that keeps the standard's quiet zone
 // of 4 modules: dark on light, as every phone's camera reads it, whatever the theme.

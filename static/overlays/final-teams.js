@@ -1,4 +1,5 @@
-// The season Final (seed 004): the Club team and the Central Table team, each team's tv game
+// The season Final (seed 004): the Club team and the Central Table team (as proposed, then as
+// they play: a Final game's line-up replaces the proposal), each team's tv game
 // score once it is played, the winner and the Crystal Sphinx once decided. A cue: on air while
 // `graphics` has "final-teams" shown, data {season?}. Data from the public league endpoint
 // (lib/league.js).
@@ -10,7 +11,7 @@ const NAME = "final-teams";
 
 export default function create(root, ctx) {
   const el = part(root, NAME);
-  const tx = leagueText(ctx.config.lang);
+  const tx = leagueText(ctx.config.lang, ctx.catalog);
   const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
   const f = {
     title: ref("title"), sub: ref("sub"), foot: ref("foot"),
@@ -37,9 +38,12 @@ export default function create(root, ctx) {
     setText(f.sub, data.season?.name || "");
     setText(f.clubName, tx("club"));
     setText(f.centralName, tx("central_table"));
-    players(f.club, teams.club);
-    players(f.central, teams.central_table);
     const games = data.final?.games || [];
+    // once a Final game is made, its line-up is the team (six who played, not the proposal)
+    const played = (team) => games.find((g) => g.final_team === team && g.players?.length)?.players;
+    players(f.club, played("club") || teams.club);
+    players(f.central, played("central_table") || teams.central_table);
+    const proposal = !played("club") || !played("central_table"); // a team still shown as proposed
     score(f.clubScore, games.find((g) => g.final_team === "club"));
     score(f.centralScore, games.find((g) => g.final_team === "central_table"));
     const winner = data.final?.winner;
@@ -48,7 +52,7 @@ export default function create(root, ctx) {
     const sphinx = data.awards?.crystal_sphinx;
     const foot = winner
       ? [`${tx("winner")}: ${tx(winner)}`, ...(sphinx ? [` · ${tx("sphinx")}: `, bdi(sphinx)] : [])]
-      : [teams.provisional ? tx("provisional") : ""];
+      : [teams.provisional && proposal ? tx("provisional") : ""];
     if (f.foot.textContent !== foot.map((x) => x.textContent ?? x).join("")) f.foot.replaceChildren(...foot);
     return true;
   }

@@ -3,13 +3,16 @@
 // (FLIP: the row is laid out at its new place at once and a transform carries it there from
 // where it was on screen), a changed number pops. Shared places read "2–3".
 
-import { bdi, h, part, pulse, setName, setText, show, translateAll } from "../lib/dom.js";
+import { bdi, fitLines, h, part, pulse, setName, setText, show, translateAll } from "../lib/dom.js";
 
 const MOVE_MS = 900;
 const TWO_COLUMNS_FROM = 11; // teams: above ten the table is split in two columns
 
-/** "2026-03-01-sun" → "1 марта 2026" in the page's language; anything else as it is. */
+/** "2026-03-01-sun" → "1 марта 2026" in the page's language; a league holding's id
+ * ("s1-d2-wed") → "Игровой день 2 · среда"; anything else as it is. */
 export function gameDay(day, t) {
+  const holding = /^[\w-]+-d(\d+)-(sun|wed)$/.exec(day || "");
+  if (holding) return `${t("league_game_day", { n: holding[1] })} · ${t(`league_weekday_${holding[2]}`)}`;
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day || "");
   if (!m) return day || "";
   const date = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
@@ -90,6 +93,7 @@ export default function create(root, ctx) {
   function render(state, prev) {
     const teams = state.teams;
     const n = teams.length > TWO_COLUMNS_FROM - 1 ? 2 : 1;
+    const widthChanged = n !== colCount; // one column or two: every name is measured again
     header(n);
     const perColumn = Math.ceil(teams.length / n);
     list.style.setProperty("--rows", String(perColumn));
@@ -109,12 +113,13 @@ export default function create(root, ctx) {
     const old = new Map((sameGame ? prev.teams || [] : []).map((x) => [x.id, x]));
     const seat = state.central?.team ?? null;
     const order = ranking(teams);
+    const toFit = [];
     order.forEach(({ team, place, gain }, i) => {
       const r = row(team);
       r.was = r.rank ?? i;
       r.rank = i;
       setText(r.place, place);
-      setName(r.name, team.name);
+      if (setName(r.name, team.name) || widthChanged || r.name.dataset.fit === undefined) toFit.push(r.name);
       setText(r.correct, team.correct ?? 0);
       setText(r.central, team.central_correct ?? 0);
       const changed = setText(r.gain, gain);
@@ -123,6 +128,7 @@ export default function create(root, ctx) {
       r.li.classList.toggle("odd", (i % perColumn) % 2 === 1); // stripes line up across columns
       list.append(r.li); // in rating order: the grid lays the rows out column by column
     });
+    toFit.forEach(fitName); // once laid out in their rows
 
     if (!animate) return;
     for (const [id, r] of rows) {
@@ -139,6 +145,16 @@ export default function create(root, ctx) {
       ).finished.then(() => r.li.classList.remove("rising"), () => {});
     }
   }
+
+  /** A long team name shrinks, then takes two lines (between words) within its row: never cut. */
+  function fitName(name) {
+    if (fitLines(name, 34, 26, 1) === "over") fitLines(name, 28, 22, 2);
+  }
+
+  function refit() {
+    for (const r of rows.values()) fitName(r.name);
+  }
+  document.fonts?.ready.then(refit); // measured again in the real face
 
   return {
     update(state, prev) {

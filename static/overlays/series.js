@@ -11,7 +11,7 @@ const margin = (g) => g.score.experts - g.score.viewers;
 
 export default function create(root, ctx) {
   const el = part(root, NAME);
-  const tx = leagueText(ctx.config.lang);
+  const tx = leagueText(ctx.config.lang, ctx.catalog);
   const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
   const f = { title: ref("title"), duels: ref("duels"), final: ref("final"), winner: ref("winner"),
               duelsLabel: ref("duels-label"), finalLabel: ref("final-label"), none: ref("none") };

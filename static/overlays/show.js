@@ -5,10 +5,14 @@
 // Game graphics (question, scoreboard…) still draw from the public state; the layer only
 // decides whether they are on this output.
 // Stacking: each part is drawn at its level — the item's `stack`, else the graphic's own — in
-// the order the server sends (`graphics.stack`, from overlay/showgfx.py): slate and credits at
+// the order the server sends (`graphics.stack`, from overlay/graphics/show.py): slate and credits at
 // the back, game graphics, straps, ticker and bug on top. The desk's program monitor is this
 // page, so it draws the same order. An entry carries its `media` map: a picture named by its
 // media id is drawn (bug, photo strap, slate background).
+// Uploaded OGraf graphics (`ograf:<id>` items) each run in a sandboxed frame on their layer,
+// drawn at their level like ours (static/ograf/host.js).
+
+import ografHost from "../ograf/host.js";
 
 export default function show(modules) {
   return function create(stage, ctx) {
@@ -20,6 +24,11 @@ export default function show(modules) {
     const parts = Object.entries(modules).map(([name, make]) => ({ name, part: make(stage, ctx) }));
     let map = {};
     let order = { levels: [], graphics: {} }; // the server's stacking order (graphics.stack)
+    const ograf = ografHost(stage);
+    const zOf = (e) => {
+      const z = order.levels.indexOf(e.stack || "game");
+      return z >= 0 ? String(z + 1) : "";
+    };
 
     function gate() {
       for (const el of stage.querySelectorAll("[data-part]")) {
@@ -58,16 +67,22 @@ export default function show(modules) {
           return;
         }
         const next = {};
+        const theirs = {};
         for (const [layer, e] of Object.entries(msg?.layers || {})) {
           if (wanted && !wanted.has(layer)) continue;
-          next[e.graphic] = entryOf(e, layer);
+          if (e.graphic?.startsWith("ograf:")) theirs[layer] = e;
+          else next[e.graphic] = entryOf(e, layer);
         }
+        ograf.apply(theirs, zOf);
         apply(next);
       },
       preview(p) {
         if (!previewing) return;
         stage.dataset.previewItem = p?.item || "";
         // no expiry in preview: the operator looks at it as long as it is focused
+        const theirs = p?.item && p.graphic?.startsWith("ograf:") && !p.error;
+        ograf.apply(theirs ? { [p.layer]: { ...p, shown_at: "preview" } } : {}, zOf); // one frame while focused: edits update it
+        if (theirs) return apply({});
         apply(p?.item && p.graphic && !p.error ? { [p.graphic]: { ...entryOf(p, p.layer), expires_at: null } } : {});
       },
       play() {

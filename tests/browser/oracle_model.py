@@ -23,7 +23,7 @@ from typing import Any, Protocol
 ROOT = Path(__file__).resolve().parents[2]
 
 # Stacking levels on `/overlays/show`, bottom → top, as documented (docs/API.md, "Layer order"):
-# written out here, not imported from overlay/showgfx.py, so that the oracle checks the product.
+# written out here, not imported from overlay/graphics/show.py, so that the oracle checks the product.
 STACK: dict[str, int] = {"slate": 0, "credits": 0, "lower-third": 2, "ticker": 3, "bug": 3}
 GAME_LEVEL = 1  # every game graphic (scoreboard, timer, table, question, blitz, result, full, club, league)
 

@@ -39,8 +39,8 @@ from tests.browser.test_club_overlays import staged as club_staged
 from tests.browser.test_overlays import game_spec
 from tests.browser.test_show_graphics import NAMES, logo, portrait, upload
 from tests.season.helpers import approved_members, club_game, ok, play_club, play_tv, tv_game
-from overlay.graphics import GRAPHICS
-from overlay.pages import SHOW
+from overlay.graphics.game import GRAPHICS
+from overlay.web.pages import SHOW
 from tests.support import CHROMIUM, CHROMIUM_ARGS, Server
 from tools.chromium103 import ENV, VERSION, binary
 
@@ -106,7 +106,7 @@ class Shot(NamedTuple):
     crawl: bool = False  # a ticker on the page: advance its frames
 
 
-# Every graphic of overlay/graphics.py GRAPHICS, and the rundown's output with several layers.
+# Every graphic of overlay/graphics/game.py GRAPHICS, and the rundown's output with several layers.
 SHOTS: dict[str, Shot] = {
     "scoreboard": Shot("/overlays/scoreboard?game={tv}", ["scoreboard"]),
     "timer": Shot("/overlays/timer?game={tv}", ["timer"]),
@@ -219,7 +219,7 @@ def stage_league(srv: Server) -> None:
          "Козлов", "Новикова", "Фёдоров"])]
     ids = approved_members(srv, league)
     sid = ok(srv, "POST", "/api/seasons", {"name": "Сезон 2026", "qualifying_days": 3}, 201)["id"]
-    ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01"})
+    ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01", "confirm": True})
     holding = f"{sid}-d1-sun"
     for name in league:
         ok(srv, "POST", f"/api/holdings/{holding}/registrations", {"member": ids[name]}, 201)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.helpers import (TRANSPARENT, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
+from tests.browser.helpers import (TRANSPARENT, WAIT_MS, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
                                    screenshot_dir, small_text, text_of, wait_js, wait_on_air, wait_revealed)
 from tests.support import Server
 
@@ -275,7 +275,7 @@ def test_draw_spins_and_lands_on_the_team_the_server_drew(shared_server: Server,
             seen.add(hot)
         page.wait_for_timeout(60)
     assert len(seen) >= 2, seen
-    wait_js(page, "document.querySelector('[data-part=draw]').dataset.mode === 'landed'", timeout_ms=SPIN_MS + 1000)
+    wait_js(page, "document.querySelector('[data-part=draw]').dataset.mode === 'landed'", timeout_ms=SPIN_MS + WAIT_MS)
     assert page.evaluate("document.querySelector('[data-part=draw]').dataset.landed") == drawn
     assert text_of(page, ".dr-item.won") == name
     assert page.eval_on_selector_all(".dr-chip.chosen", "els => els.map(e => e.textContent)") == [name]
@@ -392,7 +392,7 @@ def test_screenshots_of_the_club_graphics(shared_server: Server, chromium: Brows
             if name == "draw":  # the draw after its spin: the team the server drew, the others dimmed
                 shared_server.play(game, "seat_team")
                 wait_js(page, "document.querySelector('[data-part=draw]').dataset.mode === 'landed'",
-                        timeout_ms=SPIN_MS + 1000)
+                        timeout_ms=SPIN_MS + WAIT_MS)
             wait_on_air(page, name)
             wait_revealed(page)
             settle(page)

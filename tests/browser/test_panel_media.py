@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, expect
 
-from tests.api.test_media import files, png_header
+from tests.media.test_media_api import files, png_header
 from tests.browser.helpers import PanelPage, Tab, wait_js, wait_on_air
 from tests.browser.test_show_graphics import RECORD_BUG_JS, logo
 from tests.support import Server

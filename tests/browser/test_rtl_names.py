@@ -340,7 +340,7 @@ def test_the_league_tables_keep_rtl_names_isolated(tmp_path: Path, chromium: Bro
         league = [f"{n} {i}" for i, n in enumerate(["דנה", "يوسف", "Анна", "נועם", "Борис", "ليلى"] * 2)]
         ids = approved_members(srv, league)
         sid = ok(srv, "POST", "/api/seasons", {"name": "עונה 2026", "qualifying_days": 3}, 201)["id"]
-        ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01"})
+        ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01", "confirm": True})
         holding = f"{sid}-d1-sun"
         for name in league:
             ok(srv, "POST", f"/api/holdings/{holding}/registrations", {"member": ids[name]}, 201)

@@ -157,7 +157,8 @@ def test_layers_stack_in_one_order_on_the_output_and_the_desk_monitor(
         expect(dp.locator("#f-stack option")).to_have_text(
             ["как у графики", "фон (внизу)", "игра", "плашки", "поверх всего"])
         dp.select_option("#f-stack", "strap")
-        dp.fill("#f-data", "kind: break\ntitle: Перерыв")
+        dp.select_option("#f-data [data-field='kind'] select", "break")
+        dp.fill("#f-data [data-field='title'] input", "Перерыв")
         dp.click("#f-save")
         expect(desk.item("Перерыв").locator(".rd-meta").first).to_have_text("slate · bg · плашки")
         saved = [i for s in srv.api("GET", f"/api/rundowns/{rid}")["segments"] for i in s["items"]]

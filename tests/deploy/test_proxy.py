@@ -158,7 +158,7 @@ def test_a_picture_uploaded_on_the_studio_host_is_served_on_the_live_host(stack:
 
     from PIL import Image
 
-    from tests.api.test_media import png
+    from tests.media.test_media_api import png
 
     proxy = stack["proxy"]
     http = client_from("127.0.0.2", proxy.cert)

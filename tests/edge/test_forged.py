@@ -136,7 +136,7 @@ def test_a_stored_infinity_neither_loops_nor_freezes_a_new_edge(world: dict):
 
 def test_signed_but_out_of_range_is_dropped_too(world: dict):
     """Even with the key (a leak, a bug), a rev or epoch that is no bounded integer is refused."""
-    from overlay.relay import Signer
+    from overlay.broadcast.relay import Signer
 
     writer, edge, client = world["writer"], world["edge"], world["client"]
     game = writer.create(tv_spec("Границы"))

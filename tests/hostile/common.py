@@ -52,7 +52,7 @@ def seed(srv: Server) -> Seeded:
     ok(call("PUT", "/api/on-air", {"game": tv}))
     ok(srv.command(tv, type="spin", landed=2))
     season = ok(call("POST", "/api/seasons", {"name": "Сезон"}))["id"]
-    days = ok(call("POST", f"/api/seasons/{season}/days", {"day": 1, "sunday": "2026-03-01"}))["days"]
+    days = ok(call("POST", f"/api/seasons/{season}/days", {"day": 1, "sunday": "2026-03-01", "confirm": True}))["days"]
     holding = days[0]["holdings"][0]["id"]
     member = ok(call("POST", "/api/members", {"name": "Анна Ли", "adult": True}))["id"]
     ok(call("POST", f"/api/members/{member}/status", {"status": "approved", "date": "2026-02-01",

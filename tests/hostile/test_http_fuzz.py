@@ -16,7 +16,7 @@ import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from overlay.graphics import GRAPHICS
+from overlay.graphics.game import GRAPHICS
 from overlay.rules.commands import VOCABULARY
 from tests.faults.helpers import csrf_of, login
 from tests.hostile.common import (AUTH, NASTY, Seeded, alive, clear_timed_graphics, deep_json, dumps, json_values,
@@ -25,7 +25,7 @@ from tests.hostile.common import (AUTH, NASTY, Seeded, alive, clear_timed_graphi
 
 def app_routes() -> list[tuple[str, str, tuple[str, ...], tuple[str, ...]]]:
     """(rule, endpoint, methods, argument names) of every route, from the app itself."""
-    from overlay.app import create_app
+    from overlay.web.app import create_app
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATA": tmp, "PASSWORD": "x", "TOKEN": "y", "ASYNC_MODE": "threading"})
         out = [(r.rule, r.endpoint, tuple(sorted(r.methods - {"HEAD", "OPTIONS"})), tuple(r.arguments))

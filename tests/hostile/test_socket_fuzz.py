@@ -17,7 +17,7 @@ import websocket
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from overlay.graphics import GRAPHICS
+from overlay.graphics.game import GRAPHICS
 from overlay.rules.commands import VOCABULARY
 from tests.hostile.common import (NASTY, Seeded, alive, clear_timed_graphics, json_values, screens_still_connect,
                                   snapshot)

@@ -161,7 +161,7 @@ def test_flask_babel_translates_through_the_same_catalogs(tmp_path: Path) -> Non
     configured one) and its gettext / ngettext read the catalogs (compiled in memory, no .mo)."""
     import flask_babel
 
-    from overlay.app import create_app
+    from overlay.web.app import create_app
     app = create_app({"DATA": str(tmp_path), "TESTING": True, "LANGUAGE": "en"})
     with app.test_request_context("/?lang=uk"):
         assert str(flask_babel.get_locale()) == "uk"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from overlay.graphics import GRAPHICS
+from overlay.graphics.game import GRAPHICS
 from overlay.i18n import PSEUDO
 from tests.browser.helpers import PanelPage, settle
 from tests.browser.test_club_overlays import staged as club_staged

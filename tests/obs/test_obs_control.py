@@ -12,7 +12,7 @@ import requests
 
 from overlay.obs.control import DEFAULT_SCENES, ConfigError, parse_config, wanted_scene
 from overlay.obs.websocket import auth_response
-from overlay.session import Change
+from overlay.core.session import Change
 from tests.obs.fake_obs import Blackhole, MalformedObs, expected_auth
 from tests.obs.helpers import obs_status, on_air_game, start_server, timed, wait_status
 from tests.support import Server, free_port

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from overlay.demo import DEMO_SPEC
-from overlay.graphics import Graphics
-from overlay.session import Sessions
-from overlay.store import Store
+from overlay.graphics.game import Graphics
+from overlay.core.session import Sessions
+from overlay.core.store import Store
 
 
 class Clock:

@@ -1,7 +1,7 @@
 """docs/OSC.md lists every inbound address, outbound event and feedback value the code has."""
 from pathlib import Path
 
-from overlay.graphics import GRAPHICS
+from overlay.graphics.game import GRAPHICS
 from overlay.osc.config import PRESETS
 from overlay.osc.events import EVENTS
 from overlay.osc.feedback import state_messages

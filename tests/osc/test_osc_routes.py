@@ -1,7 +1,7 @@
 """The inbound routing table (overlay/osc/routes.py): address + arguments → action."""
 import pytest
 
-from overlay.graphics import GRAPHICS
+from overlay.graphics.game import GRAPHICS
 from overlay.osc.routes import ROUTES, Action, Ignore, Refuse, route
 from overlay.rules.commands import VOCABULARY
 

@@ -216,6 +216,29 @@ def test_rating_tie_at_the_club_cut_is_left_to_the_administration():
     assert Pending.RATING_TIE_INVITE not in t.pending  # invite 10, 5: everyone left
 
 
+def test_the_administration_breaks_the_tie_at_the_club_cut():
+    ps, _ = league(14)
+    points = [100] * 6 + [50, 40, 30, 30, 20, 10, 10, 5]
+    rating = tuple(RatingRow(p, pts, 1, 0, (pts,)) for p, pts in zip(ps, points))
+    t = propose_final_teams(rating, ps[0:6], club_tie=AdminChoice((ps[12],), "draw"))
+    assert keys(t.club) == [p.key for p in ps[6:11]] + [ps[12].key]
+    assert t.club[-1].rule is Basis.TIE_DECISION and Pending.RATING_TIE_CLUB not in t.pending
+    # the tied player left out heads the invite list when a place is declined
+    t = propose_final_teams(rating, ps[0:6], club_tie=AdminChoice((ps[12],), "draw"),
+                            declined=AdminChoice((ps[6],), "ill"))
+    assert [p.key for p in t.invite] == [ps[11].key, ps[13].key]
+    with pytest.raises(RuleError) as e:
+        propose_final_teams(rating, ps[0:6], club_tie=AdminChoice((ps[11], ps[12]), "draw"))
+    assert e.value.code == "season.club_tie_count" and e.value.values["n"] == 1
+    with pytest.raises(RuleError) as e:
+        propose_final_teams(rating, ps[0:6], club_tie=AdminChoice((ps[13],), "draw"))
+    assert e.value.code == "season.club_tie_not_tied"
+    ps, rating = league(20)
+    with pytest.raises(RuleError) as e:
+        propose_final_teams(rating, ps[0:6], club_tie=AdminChoice((ps[12],), "draw"))
+    assert e.value.code == "season.club_tie_none"
+
+
 # --- final teams: properties -------------------------------------------------------------------
 
 @st.composite

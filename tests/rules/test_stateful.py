@@ -11,8 +11,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from overlay.rules import InputError, club, new_game, replay
 from overlay.rules.game import MOVES
-from overlay.session import Sessions
-from overlay.store import Store
+from overlay.core.session import Sessions
+from overlay.core.store import Store
 
 PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор"]
 QUESTION = {"text": "Вопрос", "answer": "Ответ", "author": {"name": "Автор", "city": "Город"},

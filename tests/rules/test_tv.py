@@ -5,7 +5,7 @@ from overlay.rules import InputError, RuleError
 
 from overlay.rules import apply_all, new_game, parse_spec
 from overlay.rules.tv import SPIN_MS
-from overlay.views import operator_view, public_view
+from overlay.core.views import operator_view, public_view
 
 from .helpers import Play
 

@@ -7,21 +7,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from overlay.graphics import GRAPHICS
+from overlay.graphics.game import GRAPHICS
 from overlay.rules import InputError, RuleError
-from overlay.showgfx import STACK_LEVELS, stack_of
+from overlay.graphics.show import STACK_LEVELS, stack_of
 from overlay.rundown import csvio, model
+from tests.schema.strategies import data_for
 
 texts = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20).filter(str.strip)
-item_fields = st.fixed_dictionaries({
+# each item's data is any data its graphic's schema takes (tests/schema/strategies.py)
+item_fields = st.sampled_from(GRAPHICS).flatmap(lambda graphic: st.fixed_dictionaries({
     "segment": st.sampled_from(["Начало", "Раунд 1", "Перерыв", "Финал"]),
     "label": texts,
-    "graphic": st.sampled_from(GRAPHICS),
+    "graphic": st.just(graphic),
     "layer": st.sampled_from(["main", "straps", "1", "12", "bug"]),
     "out": st.one_of(st.sampled_from(["manual", "none"]), st.integers(500, 3_600_000)),
     "stack": st.sampled_from([None, "", *STACK_LEVELS]),
-    "data": st.dictionaries(st.sampled_from(["title", "subtitle", "media", "text"]), texts, max_size=3),
-})
+    "data": data_for(graphic),
+}))
 edits = st.lists(st.tuples(st.sampled_from(["add", "dup", "move", "delete", "dup_seg", "move_seg", "focus", "cue"]),
                            item_fields, st.integers(0, 30)), max_size=30)
 
@@ -94,7 +96,7 @@ def test_csv_export_imports_back_to_the_same_items(rows):
 
 
 def test_an_item_chooses_its_stacking_level_or_keeps_its_graphics():
-    """`stack` names a level of overlay/showgfx.py's order (bottom to top), or is left out: then
+    """`stack` names a level of overlay/graphics/show.py's order (bottom to top), or is left out: then
     the graphic's own level holds — slate and credits at the back, straps above the game, ticker
     and bug on top. A wrong level is refused, naming the field, in the API and in a CSV cell."""
     assert STACK_LEVELS == ("back", "game", "strap", "top")
@@ -151,16 +153,16 @@ def test_field_checks():
 def test_media_users_name_the_rundown_and_the_item(tmp_path):
     import random
 
-    from overlay.graphics import Graphics
+    from overlay.graphics.game import Graphics
     from overlay.rundown import Rundowns
-    from overlay.session import Sessions
-    from overlay.store import Store
+    from overlay.core.session import Sessions
+    from overlay.core.store import Store
 
     sessions = Sessions(Store(tmp_path / "db.sqlite3", "OFF"), clock=lambda: 1_700_000_000_000, rng=random.Random(1))
     desk = Rundowns(sessions, Graphics(sessions))
     doc = desk.create({"name": "Шоу"})
     desk.edit(doc["id"], {}, lambda d: model.add_item(d, model.parse_item(
-        {"label": "Логотип", "graphic": "lower-third", "data": {"media": "m_1a2b"}}, GRAPHICS))[0], {"action": "add"})
+        {"label": "Логотип", "graphic": "bug", "data": {"media": "m_1a2b"}}, GRAPHICS))[0], {"action": "add"})
     assert desk.media_users("m_1a2b") == [{"kind": "rundown_item", "text": "rundown «Шоу», item «Логотип»",
                                            "rundown": "Шоу", "item": "Логотип"}]
     assert desk.media_users("m_other") == []
@@ -171,10 +173,10 @@ def test_a_take_carries_its_level_and_the_payload_the_order(tmp_path):
     order bottom to top with every graphic's own level, and, in the preview, the media map."""
     import random
 
-    from overlay.graphics import Graphics
+    from overlay.graphics.game import Graphics
     from overlay.rundown import Rundowns
-    from overlay.session import Sessions
-    from overlay.store import Store
+    from overlay.core.session import Sessions
+    from overlay.core.store import Store
 
     sessions = Sessions(Store(tmp_path / "db.sqlite3", "OFF"), clock=lambda: 1_700_000_000_000, rng=random.Random(1))
     graphics = Graphics(sessions)

@@ -50,14 +50,14 @@ def test_forms_refuse_with_the_message_and_change_nothing(srv: Server, browser: 
     assert "Сохранено" in page.text and "сезон создан" in page.text
 
     # moving a scheduled day needs a reason: refused on the page, then done with one
-    browser.post(srv.url + "/control/admin/seasons/s1/days", data={"csrf": token, "day": "1", "sunday": "2026-03-01"},
+    browser.post(srv.url + "/control/admin/seasons/s1/days", data={"csrf": token, "day": "1", "sunday": "2026-03-01", "confirm": "on"},
                  timeout=5)
-    r = browser.post(srv.url + "/control/admin/seasons/s1/days", data={"csrf": token, "day": "1", "sunday": "2026-03-08"},
+    r = browser.post(srv.url + "/control/admin/seasons/s1/days", data={"csrf": token, "day": "1", "sunday": "2026-03-08", "confirm": "on"},
                      timeout=5)
     assert r.status_code == 400 and "reason" in r.text
     assert ok(srv, "GET", "/api/seasons/s1")["days"][0]["holdings"][0]["date"] == "2026-03-01"
     r = browser.post(srv.url + "/control/admin/seasons/s1/days",
-                     data={"csrf": token, "day": "1", "sunday": "2026-03-08", "reason": "зал занят"}, timeout=5)
+                     data={"csrf": token, "day": "1", "sunday": "2026-03-08", "reason": "зал занят", "confirm": "on"}, timeout=5)
     assert r.status_code == 200 and "2026-03-08" in r.text and "зал занят" in r.text
     assert ok(srv, "GET", "/api/seasons/s1/actions")["actions"][0]["reason"] == "зал занят"
 

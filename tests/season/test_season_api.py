@@ -44,8 +44,8 @@ def season(srv: Server, ids: dict) -> dict:
     """Season s1: two game days, the first two holdings formed and played."""
     sid = ok(srv, "POST", "/api/seasons", {"name": "Весна 2026", "qualifying_days": 2,
                                            "fees": {"individual": 500, "team": 3000, "currency": "RUB"}}, 201)["id"]
-    ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01"})
-    days = ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 2, "sunday": "2026-03-08"})["days"]
+    ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01", "confirm": True})
+    days = ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 2, "sunday": "2026-03-08", "confirm": True})["days"]
     d1, d2 = (f"{sid}-d1-sun", f"{sid}-d2-sun")
     assert [h["id"] for h in days[0]["holdings"]] == [d1, f"{sid}-d1-wed"]
     assert [h["date"] for h in days[0]["holdings"]] == ["2026-03-01", "2026-03-04"]
@@ -276,10 +276,14 @@ def test_rating_and_fees_csv(srv: Server, ids: dict, season: dict):
     assert en.startswith("Place,Player")
     fees = list(csv.reader(io.StringIO(srv.call("GET", f"/api/seasons/{season['id']}/fees.csv").content.decode("utf-8-sig"))))
     assert fees[0][0] == "Игровой день"
-    by_receipt = {row[9]: row for row in fees[1:]}
-    assert by_receipt["R-001"][4:8] == ["команда", "Сфинкс", "; ".join(A), "3000"]
-    assert by_receipt["R-002a"][7] == "500"
-    assert sum(1 for row in fees[1:] if row[9] == "не оплачено") == len(fees) - 3
+    regs, totals = fees[1:fees.index([])], fees[fees.index([]) + 1:]
+    by_receipt = {row[10]: row for row in regs}
+    assert by_receipt["R-001"][4:9] == ["команда", "Сфинкс", "; ".join(A), "оплачено", "3000"]
+    assert by_receipt["R-002a"][7:9] == ["оплачено", "500"]
+    # unpaid: said in the payment column; the receipt column holds receipts only
+    unpaid = [row for row in regs if row[7] == "не оплачено"]
+    assert len(unpaid) == len(regs) - 2 and {row[10] for row in unpaid} == {""}
+    assert totals == [["Итого", "", "", str(len(regs)), "", "", "", f"оплачено 2 из {len(regs)}", "3500", "RUB", "", ""]]
     assert requests.get(f"{srv.url}/api/seasons/{season['id']}/rating.csv", timeout=5).status_code == 401
 
 

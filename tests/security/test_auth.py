@@ -197,7 +197,7 @@ def test_cookie_changes_need_the_csrf_header(shared: Server):
 def routes() -> list[tuple[str, str, tuple[str, ...]]]:
     import tempfile
 
-    from overlay.app import create_app
+    from overlay.web.app import create_app
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATA": tmp, "PASSWORD": "x", "TOKEN": "y", "ASYNC_MODE": "threading"})
         out = [(r.rule, r.endpoint, tuple(sorted(r.methods & {"POST", "PUT", "PATCH", "DELETE"})))

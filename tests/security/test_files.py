@@ -114,15 +114,15 @@ def test_custom_themes_are_served_with_safe_headers_and_nothing_else_of_the_data
 
 
 TRAVERSALS = [
-    "/static/../overlay/auth.py", "/static/..%2foverlay%2fauth.py", "/static/%2e%2e/overlay/auth.py",
+    "/static/../overlay/web/auth.py", "/static/..%2foverlay%2fweb%2fauth.py", "/static/%2e%2e/overlay/web/auth.py",
     "/static/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/static/..%5coverlay%5cauth.py", "/static/..\\overlay\\auth.py",
-    "/static/%252e%252e/overlay/auth.py", "/static/themes/../../overlay/auth.py", "/static//etc/passwd",
-    "/static/%00../overlay/auth.py", "/static/....//overlay/auth.py",
+    "/static/%252e%252e/overlay/web/auth.py", "/static/themes/../../overlay/web/auth.py", "/static//etc/passwd",
+    "/static/%00../overlay/web/auth.py", "/static/....//overlay/web/auth.py",
     "/themes/../secret_key", "/themes/..%2fsecret_key", "/themes/%2e%2e%2fsecret_key", "/themes/..%2f..%2foutside.css",
     "/themes/..%5coutside.css", "/themes/%2e%2e/%2e%2e/outside.css", "/themes/../../outside.css",
     "/overlays/../", "/overlays/..%2f..%2fetc%2fpasswd", "/overlays/%2e%2e%2fapi%2fgames", "/overlays/..",
     "/overlays/scoreboard/../../secret_key", "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
-    "/static/%c0%ae%c0%ae/overlay/auth.py", "/themes/studio.css/../../secret_key",
+    "/static/%c0%ae%c0%ae/overlay/web/auth.py", "/themes/studio.css/../../secret_key",
 ]
 
 

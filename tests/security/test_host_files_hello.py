@@ -75,7 +75,7 @@ def test_an_older_world_readable_database_is_tightened(tmp_path: Path):
         srv.stop()
 
 
-MAX_LISTED = 200  # overlay/hub.py: how many overlays the operators' list holds at most
+MAX_LISTED = 200  # overlay/broadcast/hub.py: how many overlays the operators' list holds at most
 
 
 def test_anonymous_hellos_list_a_bounded_number_of_overlays(server: Server):

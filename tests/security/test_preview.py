@@ -10,7 +10,7 @@ import socketio
 from playwright.sync_api import Browser, Page
 
 from overlay.obs.scenes import PREVIEW, browser_urls, build_collection
-from tests.api.test_rundowns import Rd, Sock
+from tests.web.test_rundowns import Rd, Sock
 from tests.browser.helpers import WAIT_MS
 from tests.faults.helpers import login
 from tests.support import TOKEN, Server, close_client, wait_for

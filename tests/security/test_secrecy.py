@@ -21,7 +21,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from overlay.graphics import GRAPHICS
+from overlay.graphics.game import GRAPHICS
 from tests.faults.helpers import Watcher
 from tests.support import TOKEN, Server, free_port
 

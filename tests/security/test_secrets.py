@@ -24,7 +24,7 @@ def unique(prefix: str) -> str:
 def routes() -> list[str]:
     import tempfile
 
-    from overlay.app import create_app
+    from overlay.web.app import create_app
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATA": tmp, "PASSWORD": "x", "TOKEN": "y", "ASYNC_MODE": "threading"})
         out = [r.rule for r in app.url_map.iter_rules() if "GET" in r.methods]

@@ -1,7 +1,7 @@
 """Big raster uploads against a real server process: decoding is bounded and its memory is given
 back. Six parallel 6320 × 6320 PNGs once kept 2.4 GB in the server half an hour later (Pillow's
 buffers freed into the allocator of the thread that decoded them, never returned to the system);
-the decode now runs in a short-lived worker process (overlay/media.py, docs/SECURITY.md).
+the decode now runs in a short-lived worker process (overlay/media/library.py, docs/SECURITY.md).
 bench/media_upload.py measures the same with six."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Hostile SVG against a real server: what a browser would have to draw is bounded (a `<use>`
 bomb), and CSS is judged as a browser reads it (escapes decoded, comments dropped, a `<style>`
 holding only text). Each is refused with `400 bad_media` in words an operator can act on, and
-stores nothing; a normal logo with a `<use>` or two is still taken (overlay/svgsafe.py)."""
+stores nothing; a normal logo with a `<use>` or two is still taken (overlay/media/svgsafe.py)."""
 from __future__ import annotations
 
 import pytest

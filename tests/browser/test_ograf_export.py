@@ -1,0 +1,189 @@
+"""Our graphics exported as OGraf, played in a renderer that is not ours: the zip from
+`/ograf/export.zip`, unzipped and served from another origin by a plain static server, loaded by
+tests/browser/ograf/renderer.html (written from the OGraf spec alone), in Chromium. Every graphic
+loads, is transparent before `playAction` and after `stopAction`, and draws while playing; the
+question card plays its steps (card → text → answer) and never shows an answer before its verdict."""
+from __future__ import annotations
+
+import functools
+import io
+import json
+import shutil
+import threading
+import zipfile
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from playwright.sync_api import Browser, Page, expect
+
+from overlay.graphics.game import GRAPHICS
+from tests.browser.helpers import WAIT_MS, on_air, wait_off_air, wait_on_air
+from tests.browser.test_chromium103 import stage_league, stage_tv
+from tests.browser.test_club_overlays import staged as club_staged
+from tests.browser.test_overlays import game_spec
+from tests.support import Server, free_port, wait_for
+
+pytestmark = pytest.mark.browser
+HARNESS = Path(__file__).parent / "ograf" / "renderer.html"
+# what the export draws from the data a controller gives (lower-third, ticker, slate, credits)
+CUE_DATA = {
+    "lower-third": {"title": "Борис Бурда", "subtitle": "Магистр игры", "kind": "player"},
+    "ticker": {"title": "Новости", "items": ["Первая строка бегущей строки", "Вторая строка"]},
+    "slate": {"kind": "break", "title": "Перерыв", "countdown_ms": 300_000},
+    "credits": {"title": "Над игрой работали", "names": [{"name": "Анна Иванова", "role": "Режиссёр"}], "loop": True},
+}
+
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def renderer_origin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A plain static web server on another port: the other renderer's origin."""
+    root = tmp_path_factory.mktemp("renderer")
+    httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), functools.partial(Quiet, directory=str(root)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", root
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server(renderer_origin: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    origin, _ = renderer_origin
+    srv = Server(tmp_path_factory.mktemp("ograf") / "data", mode="threading",
+                 env={"CHGK_OVERLAY_OGRAF_ORIGINS": json.dumps([origin])}).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def unzipped(server: Server, renderer_origin: tuple[str, Path]) -> str:
+    """The export, unzipped where the other renderer serves it, with the harness beside it."""
+    origin, root = renderer_origin
+    r = server.call("GET", "/ograf/export.zip")
+    assert r.status_code == 200 and r.headers["Content-Type"] == "application/zip"
+    zipfile.ZipFile(io.BytesIO(r.content)).extractall(root / "package")
+    shutil.copy(HARNESS, root / "renderer.html")
+    return origin
+
+
+def transparent(page: Page) -> bool:
+    shot = Image.open(io.BytesIO(page.screenshot(omit_background=True, animations="allow")))
+    return shot.getchannel("A").getextrema()[1] == 0
+
+
+def opaque_share(page: Page) -> float:
+    alpha = Image.open(io.BytesIO(page.screenshot(omit_background=True, animations="allow"))).getchannel("A")
+    return sum(1 for a in alpha.tobytes() if a > 128) / (alpha.width * alpha.height)
+
+
+def call(page: Page, method: str, params: dict) -> dict:
+    result = page.evaluate("([m, p]) => renderer.call(m, p)", [method, params])
+    assert result["statusCode"] == 200, f"{method}: {result}"
+    return result
+
+
+def add(page: Page, graphic: str, data: dict) -> dict:
+    return page.evaluate("([u, d]) => renderer.add(u, d)", [f"package/chgk-{graphic}.ograf.json", data])
+
+
+def shadow_text(page: Page) -> str:
+    return page.evaluate("() => renderer.graphic.shadowRoot.textContent")
+
+
+def stage(server: Server) -> dict[str, str]:
+    """Games and league data in which every graphic has something to draw (as our own pages'
+    screenshots stage them): {graphic: the game to put on air}."""
+    tv = stage_tv(server)
+    club = club_staged(server, "club-tables", 8)
+    games = {g: tv["tv"] for g in GRAPHICS}
+    games.update({"blitz": tv["blitz"], "result": tv["result"], "club-tables": club, "game-rating": club,
+                  "central-table": club, "draw": club_staged(server, "draw", 6),
+                  "best-player": club_staged(server, "best-player", 6)})
+    stage_league(server)
+    return games
+
+
+def league_data(server: Server, graphic: str) -> dict:
+    index = server.api("GET", "/api/public/league")
+    if graphic == "series":
+        return {"series": index["series"][-1]["id"]}
+    return {"season": index["seasons"][-1]["id"], **({"top": 8} if graphic == "season-rating" else {})}
+
+
+def test_every_exported_graphic_plays_in_another_renderer(chromium: Browser, server: Server, unzipped: str,
+                                                          tmp_path: Path) -> None:
+    games = stage(server)
+    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{unzipped}/renderer.html")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    for graphic in GRAPHICS:
+        server.api("PUT", "/api/on-air", {"game": games[graphic]})
+        data = {"server": server.url, **CUE_DATA.get(graphic, {})}
+        if graphic == "bug":
+            data["media"] = f"{server.url}/static/lib/owl.svg"
+        if graphic in ("season-rating", "final-teams", "series"):
+            data.update(league_data(server, graphic))
+        assert add(page, graphic, data) in (None, {"statusCode": 200, "statusMessage": "OK"})
+        assert transparent(page), f"{graphic}: drawn after load, before playAction"
+        call(page, "playAction", {})
+        wait_for(lambda: not transparent(page), timeout=WAIT_MS / 1000, what=f"{graphic} drawn while playing")
+        page.screenshot(path=str(tmp_path / f"{graphic}.png"), omit_background=True)
+        assert opaque_share(page) > 0.001, graphic
+        call(page, "updateAction", {"data": data})
+        call(page, "customAction", {"id": "replay", "payload": {}})  # the entrance again: drawn again
+        wait_for(lambda: not transparent(page), timeout=WAIT_MS / 1000, what=f"{graphic} drawn again after its replay")
+        call(page, "stopAction", {"skipAnimation": graphic == "slate"})
+        assert transparent(page), f"{graphic}: still drawn after stopAction resolved"
+        assert page.evaluate("() => renderer.remove()")["statusCode"] == 200
+    assert errors == []
+
+    game = server.create(game_spec(), on_air=True)
+    server.play(game, "spin", landed=2)
+    server.play(game, "start_timer")
+    # the question card's steps: card → text → answer; the answer only once the verdict is in
+    add(page, "question", {"server": server.url})
+    assert call(page, "playAction", {})["currentStep"] == 0
+    wait_for(lambda: "Зритель 2" in shadow_text(page), timeout=WAIT_MS / 1000, what="the card")
+    assert "Этот прибор" not in shadow_text(page)
+    assert call(page, "playAction", {"delta": 1})["currentStep"] == 1
+    wait_for(lambda: "Этот прибор" in shadow_text(page), timeout=WAIT_MS / 1000, what="the question's text")
+    assert call(page, "playAction", {"goto": 2})["currentStep"] == 2
+    assert "Термометр" not in shadow_text(page)  # no verdict yet: the public state has no answer
+    server.play(game, "judge", correct=True)
+    wait_for(lambda: "Термометр" in shadow_text(page), timeout=WAIT_MS / 1000, what="the answer after its verdict")
+    page.screenshot(path=str(tmp_path / "question-answer.png"), omit_background=True)
+    assert call(page, "playAction", {}).get("currentStep") is None  # past the last step: the end
+    assert transparent(page)
+    page.evaluate("() => renderer.remove()")
+    assert errors == []
+
+
+def test_a_server_api_take_is_drawn_on_the_show_output(chromium: Browser, server: Server, tmp_path: Path) -> None:
+    """An OGraf controller's take goes the desk's way: `/overlays/show` (the desk's program
+    monitor) draws it on its layer, and takes it out at `stopAction`."""
+    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{server.url}/overlays/show")
+    page.wait_for_selector("body.ready", state="attached")
+    base = "/ograf/v1/renderers/show/target/graphicInstance"
+    target = {"layer": "straps"}
+    iid = server.api("POST", f"{base}/load", {"renderTarget": target, "graphicId": "chgk-lower-third",
+                                               "params": {"data": {"title": "Борис Бурда", "subtitle": "Магистр"}}}
+                     )["graphicInstanceId"]
+    assert not on_air(page, "lower-third")  # loaded is not on air
+    server.api("POST", f"{base}/playAction", {"renderTarget": target, "graphicInstanceId": iid, "params": {}})
+    wait_on_air(page, "lower-third")
+    expect(page.locator("[data-part='lower-third'] [data-ref='title']")).to_have_text("Борис Бурда")
+    page.screenshot(path=str(tmp_path / "show-take.png"), omit_background=True)
+    assert opaque_share(page) > 0.001
+    server.api("POST", f"{base}/stopAction", {"renderTarget": target, "graphicInstanceId": iid, "params": {}})
+    wait_off_air(page, "lower-third")
+    page.close()
