@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
 
-from tests.api.test_media import png
+from tests.media.test_media_api import png
 from tests.browser.helpers import PanelPage, wait_revealed
 from tests.browser.test_panel_club import club_spec
 from tests.support import Server

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from overlay.i18n import PSEUDO
-from tests.api.test_media import png
+from tests.media.test_media_api import png
 from tests.browser.helpers import PanelPage, settle
 from tests.browser.test_panel_club import club_spec
 from tests.i18n.test_pseudo_locale import COLLECT, bypassing, game_data
