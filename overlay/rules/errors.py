@@ -24,8 +24,10 @@ class InputError(Exception):
             self.params = {k: v for k, v in params.items() if v is not None}
 
     def as_json(self) -> dict[str, Any]:
-        """The API's error shape: {code, message, params?}."""
+        """The API's error shape: {code, message, key?, params?}."""
         out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if getattr(self, "key", None):  # a graphic's data (overlay/schema): its catalog key
+            out["key"] = self.key
         if self.params:
             out["params"] = self.params
         return out
