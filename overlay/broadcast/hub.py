@@ -206,11 +206,10 @@ def _guard(run: Any) -> dict:
     """Socket handlers answer like the HTTP API: the result, or {"error", "status"}."""
     try:
         return run(services())
-    except (InputError, StorageError) as exc:
-        error = {"code": exc.code, "message": exc.message}
-        if getattr(exc, "key", None):  # a graphic's data (overlay/schema): catalog key and parameters
-            error.update(key=exc.key, params=exc.params)
-        return {"error": error, "status": exc.status}
+    except InputError as exc:
+        return {"error": exc.as_json(), "status": exc.status}
+    except StorageError as exc:
+        return {"error": {"code": exc.code, "message": exc.message}, "status": exc.status}
 
 
 # broadcasting --------------------------------------------------------------------------------------

@@ -87,10 +87,10 @@ class Graphics:
         if not self.media:
             return []
         names = self.media.resolve
-        return ([f"графика «{name}» в эфире" for name, v in self.shown.items()
+        return ([dict(kind="graphic_on_air", text=f"графика «{name}» в эфире", graphic=name) for name, v in self.shown.items()
                  if "layer" not in v and media_id in names(v.get("data"))]
-                + [f"слой «{layer}»: графика «{v['graphic']}» в эфире" for layer, v in self.layers.items()
-                   if media_id in names(v.get("data"))])
+                + [dict(kind="layer_on_air", text=f"слой «{layer}»: графика «{v['graphic']}» в эфире", layer=layer, graphic=v["graphic"])
+                   for layer, v in self.layers.items() if media_id in names(v.get("data"))])
 
     def refresh(self, media_id: str) -> None:
         """A picture got new content: send the graphics again if one that is shown names it."""
@@ -167,7 +167,7 @@ def _parse(body: Any) -> tuple[str, str, dict]:
     if action not in ("show", "hide", "clear"):
         raise InputError("bad_field", "'action' must be \"show\", \"hide\" or \"clear\".")
     if name not in GRAPHICS:
-        raise InputError("unknown_graphic", f"Unknown graphic {name!r}. Graphics: {', '.join(GRAPHICS)}.")
+        raise InputError("unknown_graphic", f"Unknown graphic {name!r}. Graphics: {', '.join(GRAPHICS)}.", graphic=str(name))
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -68,7 +68,7 @@ def delete(media_id: str) -> Any:
     try:
         library().delete(media_id)
     except MediaInUse as exc:
-        return jsonify(error={"code": exc.code, "message": exc.message, "used_by": exc.used_by},
+        return jsonify(error={**exc.as_json(), "used_by": exc.used_by},
                        used_by=exc.used_by), 409
     return jsonify(deleted=media_id)
 

@@ -68,12 +68,13 @@ CREATE TABLE IF NOT EXISTS media (
 """
 
 # What other file types look like, so a refusal can name them (first bytes → name).
-KNOWN = [
-    (b"GIF87a", "a GIF"), (b"GIF89a", "a GIF"), (b"MZ", "a Windows program (EXE)"),
-    (b"\x7fELF", "a Linux program (ELF)"), (b"%PDF", "a PDF document"), (b"PK\x03\x04", "a ZIP archive (or an Office document)"),
-    (b"BM", "a BMP picture"), (b"II*\x00", "a TIFF picture"), (b"MM\x00*", "a TIFF picture"),
-    (b"\x00\x00\x01\x00", "an ICO icon"), (b"8BPS", "a Photoshop file (PSD)"), (b"Rar!", "a RAR archive"),
-    (b"\x1f\x8b", "a gzip archive (an SVGZ?)"), (b"ID3", "an MP3 sound"), (b"OggS", "an Ogg sound or video"),
+KNOWN = [  # (magic, what it is in the developer's words, its format's short name for the panel)
+    (b"GIF87a", "a GIF", "GIF"), (b"GIF89a", "a GIF", "GIF"), (b"MZ", "a Windows program (EXE)", "EXE"),
+    (b"\x7fELF", "a Linux program (ELF)", "ELF"), (b"%PDF", "a PDF document", "PDF"),
+    (b"PK\x03\x04", "a ZIP archive (or an Office document)", "ZIP"),
+    (b"BM", "a BMP picture", "BMP"), (b"II*\x00", "a TIFF picture", "TIFF"), (b"MM\x00*", "a TIFF picture", "TIFF"),
+    (b"\x00\x00\x01\x00", "an ICO icon", "ICO"), (b"8BPS", "a Photoshop file (PSD)", "PSD"), (b"Rar!", "a RAR archive", "RAR"),
+    (b"\x1f\x8b", "a gzip archive (an SVGZ?)", "GZIP"), (b"ID3", "an MP3 sound", "MP3"), (b"OggS", "an Ogg sound or video", "OGG"),
 ]
 
 
@@ -84,8 +85,10 @@ class MediaRefused(InputError):
 class MediaInUse(InputError):
     status = 409
 
-    def __init__(self, media_id: str, used_by: list[str]) -> None:
-        super().__init__("media_in_use", f"{media_id} is in use: {'; '.join(used_by)}. Take those out first.")
+    def __init__(self, media_id: str, uses: list[dict]) -> None:
+        used_by = [u["text"] for u in uses]
+        super().__init__("media_in_use", f"{media_id} is in use: {'; '.join(used_by)}. Take those out first.",
+                         id=media_id, uses=uses)
         self.used_by = used_by
 
 
@@ -110,14 +113,16 @@ def sniff(raw: bytes) -> str:
     head = raw[:2048].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if head.startswith((b"<?xml", b"<svg", b"<!--", b"<!doctype svg")) and b"<svg" in raw[:65536].lower():
         return "svg"
-    for magic, what in KNOWN:
+    for magic, what, fmt in KNOWN:
         if raw.startswith(magic):
-            raise MediaRefused("unsupported_media_type", f"The file is {what}; {TAKEN}.", ) from None
+            raise MediaRefused("unsupported_media_type", f"The file is {what}; {TAKEN}.", reason="media_other_kind", kind=fmt) from None
     if raw[4:12] in (b"ftypavif", b"ftypheic", b"ftypmif1", b"ftypheix"):
-        raise MediaRefused("unsupported_media_type", f"The file is an AVIF/HEIC picture; {TAKEN}. Export it as PNG or JPEG.")
+        raise MediaRefused("unsupported_media_type", f"The file is an AVIF/HEIC picture; {TAKEN}. Export it as PNG or JPEG.",
+                           reason="media_other_kind", kind="AVIF/HEIC")
     if not raw:
-        raise MediaRefused("bad_media", "The file is empty.")
-    raise MediaRefused("unsupported_media_type", f"The file is not a picture the library knows; {TAKEN}.")
+        raise MediaRefused("bad_media", "The file is empty.", reason="media_empty")
+    raise MediaRefused("unsupported_media_type", f"The file is not a picture the library knows; {TAKEN}.",
+                       reason="media_unknown_kind")
 
 
 def _status(refusal: MediaRefused) -> MediaRefused:
@@ -131,7 +136,8 @@ def inspect(raw: bytes, offload: Callable[..., Any] = lambda fn, *args: fn(*args
     Raises MediaRefused with 400/413/415. An SVG is rebuilt by `offload` (off the event loop); a
     raster is decoded by a worker process, at most as many at once as `decoders` lets."""
     if len(raw) > MAX_BYTES:
-        e = MediaRefused("too_large", f"The file is {len(raw) / 1048576:.1f} MB; the library takes files up to {MAX_BYTES // 1048576} MB.")
+        e = MediaRefused("too_large", f"The file is {len(raw) / 1048576:.1f} MB; the library takes files up to {MAX_BYTES // 1048576} MB.",
+                         reason="media_too_large", mb=round(len(raw) / 1048576, 1), max_mb=MAX_BYTES // 1048576)
         e.status = 413
         raise e
     try:
@@ -143,7 +149,7 @@ def inspect(raw: bytes, offload: Callable[..., Any] = lambda fn, *args: fn(*args
         try:
             data, width, height = offload(sanitise, raw)
         except UnsafeSvg as exc:
-            raise _status(MediaRefused("bad_media", str(exc))) from None
+            raise _status(MediaRefused("bad_media", str(exc), reason="media_unsafe_svg")) from None
         return {"kind": kind, "data": data, "width": width, "height": height, "thumb": None}
     if decoders is None:
         return _decode_elsewhere(kind, raw)
@@ -160,17 +166,18 @@ def _decode_elsewhere(kind: str, raw: bytes) -> dict[str, Any]:
                               timeout=WORKER_SECONDS, cwd=Path(__file__).resolve().parents[2])
     except subprocess.TimeoutExpired:
         raise _status(MediaRefused("bad_media", f"The picture took longer than {WORKER_SECONDS} s to decode; "
-                                                "save it smaller or as a plain PNG or JPEG.")) from None
+                                                "save it smaller or as a plain PNG or JPEG.",
+                                                reason="media_slow", s=WORKER_SECONDS)) from None
     out = done.stdout
     if done.returncode != 0 or len(out) < 4:
         log.error("media: the decoding worker failed (exit %s): %s", done.returncode, done.stderr[-2000:].decode(errors="replace"))
         raise _status(MediaRefused("bad_media", f"The {kind.upper()} picture could not be decoded: the decoder stopped "
                                                 f"(it has {WORKER_MEMORY // 1048576} MB for one picture). Save it smaller, "
-                                                "or as a plain PNG or JPEG."))
+                                                "or as a plain PNG or JPEG.", reason="media_undecodable"))
     size = struct.unpack(">I", out[:4])[0]
     head = json.loads(out[4:4 + size])
     if "refused" in head:
-        raise _status(MediaRefused(head["refused"]["code"], head["refused"]["message"]))
+        raise _status(MediaRefused(head["refused"]["code"], head["refused"]["message"], **head["refused"].get("params", {})))
     return {"kind": kind, "data": raw, "width": head["width"], "height": head["height"], "thumb": out[4 + size:]}
 
 
@@ -184,7 +191,7 @@ def _worker(kind: str) -> int:
         info = _raster(kind, raw)
         head, thumb = {"width": info["width"], "height": info["height"]}, info["thumb"]
     except MediaRefused as e:
-        head, thumb = {"refused": {"code": e.code, "message": e.message}}, b""
+        head, thumb = {"refused": e.as_json()}, b""
     body = json.dumps(head).encode()
     sys.stdout.buffer.write(struct.pack(">I", len(body)) + body + thumb)
     sys.stdout.buffer.flush()
@@ -203,7 +210,8 @@ def _raster(kind: str, raw: bytes) -> dict[str, Any]:
         if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE:
             raise _status(MediaRefused(
                 "bad_media", f"The picture is {width} × {height} pixels; the library takes up to "
-                             f"{MAX_PIXELS // 1_000_000} megapixels and {MAX_SIDE} pixels a side. Scale it down first."))
+                             f"{MAX_PIXELS // 1_000_000} megapixels and {MAX_SIDE} pixels a side. Scale it down first.",
+                reason="media_too_big", width=width, height=height, mp=MAX_PIXELS // 1_000_000, side=MAX_SIDE))
         im.load()  # the whole decode: a truncated or corrupt file fails here, not on air
         thumb = ImageOps.exif_transpose(im)
         width, height = thumb.size
@@ -216,14 +224,20 @@ def _raster(kind: str, raw: bytes) -> dict[str, Any]:
         raise
     except MemoryError:
         raise _status(MediaRefused("bad_media", f"The {kind.upper()} picture needs more memory to decode than the library "
-                                                f"gives one picture ({WORKER_MEMORY // 1048576} MB); save it smaller.")) from None
+                                                f"gives one picture ({WORKER_MEMORY // 1048576} MB); save it smaller.",
+                                                reason="media_undecodable")) from None
     except Exception as exc:  # Pillow raises many types for broken files
-        raise _status(MediaRefused("bad_media", f"The file starts like a {kind.upper()} picture but cannot be read ({exc.__class__.__name__}: {str(exc)[:120]}); it may be cut short or damaged.")) from None
+        raise _status(MediaRefused("bad_media", f"The file starts like a {kind.upper()} picture but cannot be read ({exc.__class__.__name__}: {str(exc)[:120]}); it may be cut short or damaged.", reason="media_damaged", kind=kind.upper())) from None
     return {"kind": kind, "data": raw, "width": width, "height": height, "thumb": out.getvalue()}
 
 
-UsedBy = Callable[[str], list[str]]
+UsedBy = Callable[[str], list]  # a media id → its uses: use(…) dicts or plain texts
 _users: list[UsedBy] = []
+
+
+def use(kind: str, text: str, **params: Any) -> dict:
+    """One use of a picture: its kind and params (the panel's words), and the API's text."""
+    return {"kind": kind, "text": text, **params}
 
 
 def register_media_user(fn: UsedBy) -> None:
@@ -316,18 +330,25 @@ class Media:
         return found
 
     def used_by(self, media_id: str) -> list[str]:
-        out: list[str] = []
+        return [u["text"] for u in self.uses(media_id)]
+
+    def uses(self, media_id: str) -> list[dict]:
+        """What uses the picture, each as {kind, text, …params}: the panel says it from `kind` and
+        the params through the catalogs (`media.use.<kind>`), `text` is the API's `used_by` line.
+        A check may also name a use as a plain text (kind "other")."""
+        out: list[dict] = []
         for fn in [*self.users, *_users, self._people_using]:
             try:
-                out += fn(media_id)
+                out += [u if isinstance(u, dict) else {"kind": "other", "text": str(u)} for u in fn(media_id)]
             except Exception as exc:  # a check that fails must not let a used picture go
                 log.exception("media: a used-by check failed for %s", media_id)
-                out.append(f"(a check of what uses it failed: {exc.__class__.__name__}; try again)")
+                out.append(use("check_failed", f"(a check of what uses it failed: {exc.__class__.__name__}; try again)"))
         return out
 
-    def _people_using(self, media_id: str) -> list[str]:
+    def _people_using(self, media_id: str) -> list[dict]:
         """The show's people (their strap presets, /api/people) whose `photo` names the picture."""
-        return [f"человек «{p.get('name', '')}»: фото" for p in self.store.get_setting("people", [])
+        return [use("person_photo", f"человек «{p.get('name', '')}»: фото", person=p.get("name", ""))
+                for p in self.store.get_setting("people", [])
                 if isinstance(p, dict) and p.get("photo") == media_id]
 
     def file(self, name: str) -> tuple[Path, str] | None:
@@ -392,7 +413,7 @@ class Media:
 
     def delete(self, media_id: str) -> None:
         rec = self.get(media_id)
-        used = self.used_by(media_id)
+        used = self.uses(media_id)
         if used:
             raise MediaInUse(media_id, used)
         with self.lock:
@@ -470,7 +491,7 @@ def _label(name: str) -> str:
     return "".join(c for c in base if c.isprintable())[:120]
 
 
-def games_using(sessions: Any, media_id: str) -> list[str]:
+def games_using(sessions: Any, media_id: str) -> list[dict]:
     """Games whose questions name the picture as their author's photo."""
     out = []
     for live in list(sessions.games.values()):
@@ -478,8 +499,9 @@ def games_using(sessions: Any, media_id: str) -> list[str]:
             for q in sector.questions:
                 author = q.get("author") or {}
                 if author.get("photo") == media_id:
-                    out.append(f"игра «{live.game.title or live.id}», сектор {sector.number}: "
-                               f"фото автора {author.get('name', '')}".rstrip())
+                    out.append(use("author_photo", f"игра «{live.game.title or live.id}», сектор {sector.number}: "
+                                                   f"фото автора {author.get('name', '')}".rstrip(),
+                                   game=live.game.title or live.id, sector=sector.number, person=author.get("name", "")))
     return out
 
 

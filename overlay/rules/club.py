@@ -29,12 +29,13 @@ def candidates(game: Game) -> list[str]:
     return good or pool
 
 
-def _why_not(game: Game, team: Team) -> str:
+def _why_not(game: Game, team: Team) -> tuple[str, str]:
+    """(the developer's words, the catalog's reason)"""
     if team.id == game.left_team:
-        return "it has just left the Central Table"
+        return "it has just left the Central Table", "just_left"
     if team.lost_round and not reopened(game):
-        return "it has already lost a round at the Central Table on this game day"
-    return "other teams answered this question correctly"
+        return "it has already lost a round at the Central Table on this game day", "lost_today"
+    return "other teams answered this question correctly", "others_correct"
 
 
 def seat_team(game: Game, cmd: Command, ctx: Ctx) -> list[dict]:
@@ -48,9 +49,10 @@ def seat_team(game: Game, cmd: Command, ctx: Ctx) -> list[dict]:
     if team_id is not None:
         team = game.team(team_id)
         if team is None:
-            raise InputError("bad_field", f"No team with id {team_id!r} in this game.")
+            raise InputError("bad_field", f"No team with id {team_id!r} in this game.", reason="no_team")
         if team_id not in pool:
-            raise RuleError("not_a_candidate", f"{team.name} cannot sit now: {_why_not(game, team)}.")
+            why, reason = _why_not(game, team)
+            raise RuleError("not_a_candidate", f"{team.name} cannot sit now: {why}.", reason=reason, team=team.name)
         return [{"type": "team_seated", "team": team_id, "drawn": False, "candidates": pool}]
     if not pool:
         raise RuleError("no_candidates", "No team may take the Central Table now.")
@@ -62,7 +64,7 @@ def club_answers(game: Game, cmd: Command, ctx: Ctx) -> list[dict]:
     ids = list(dict.fromkeys(cmd.get("correct")))
     for team_id in ids:
         if game.team(team_id) is None:
-            raise InputError("bad_field", f"No team with id {team_id!r} in this game.")
+            raise InputError("bad_field", f"No team with id {team_id!r} in this game.", reason="no_team")
     central = game.round.central_team if game.round else None
     if central in ids:
         raise RuleError("central_table_answers_aloud",

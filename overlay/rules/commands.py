@@ -49,19 +49,20 @@ class Command:
 def _check(f: Field, value: Any) -> Any:
     if f.kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError("bad_field", f"'{f.name}' must be a whole number, got {value!r}")
+            raise InputError("bad_field", f"'{f.name}' must be a whole number, got {value!r}", field=f.name)
         return value
     if f.kind == "bool":
         if not isinstance(value, bool):
-            raise InputError("bad_field", f"'{f.name}' must be true or false, got {value!r}")
+            raise InputError("bad_field", f"'{f.name}' must be true or false, got {value!r}", field=f.name)
         return value
     if f.kind == "str":
         if not isinstance(value, str) or not value.strip() or len(value) > MAX_STR:
-            raise InputError("bad_field", f"'{f.name}' must be a non-empty text of at most {MAX_STR} characters")
+            raise InputError("bad_field", f"'{f.name}' must be a non-empty text of at most {MAX_STR} characters",
+                             field=f.name)
         return fold_name(value)
     if not isinstance(value, list) or len(value) > 100 or not all(
             isinstance(v, str) and v.strip() and len(v) <= MAX_STR for v in value):
-        raise InputError("bad_field", f"'{f.name}' must be a list of names")
+        raise InputError("bad_field", f"'{f.name}' must be a list of names", field=f.name)
     return [fold_name(v) for v in value]
 
 
@@ -77,12 +78,12 @@ def parse_command(body: Any) -> Command:
     names = {f.name for f in spec}
     extra = set(body) - names - ENVELOPE
     if extra:
-        raise InputError("bad_field", f"'{kind}' has no field {sorted(extra)[0]!r}")
+        raise InputError("bad_field", f"'{kind}' has no field {sorted(extra)[0]!r}", field=sorted(extra)[0])
     fields: dict[str, Any] = {}
     for f in spec:
         if body.get(f.name) is None:
             if f.required:
-                raise InputError("bad_field", f"'{kind}' needs the field '{f.name}'")
+                raise InputError("bad_field", f"'{kind}' needs the field '{f.name}'", field=f.name)
             continue
         fields[f.name] = _check(f, body[f.name])
     return Command(kind, fields)
@@ -93,5 +94,5 @@ def parse_expected_rev(body: Any) -> int | None:
     if rev is None:
         return None
     if isinstance(rev, bool) or not isinstance(rev, int) or rev < 0:
-        raise InputError("bad_field", "'expected_rev' must be a whole number ≥ 0")
+        raise InputError("bad_field", "'expected_rev' must be a whole number ≥ 0", field="expected_rev")
     return rev

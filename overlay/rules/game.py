@@ -66,10 +66,13 @@ def _phase_error(game: Game, move: Move, kind: str) -> RuleError:
     phase = game.phase
     if game.in_round and move.phases <= NO_ROUND:
         return RuleError("round_in_progress",
-                         f"Not now: a round is in progress ({_PHASE_WORDS[phase]}). Give the verdict first.")
+                         f"Not now: a round is in progress ({_PHASE_WORDS[phase]}). Give the verdict first.",
+                         reason="round_in_progress", phase=phase or "none")
     if not game.in_round and phase not in move.phases:
-        return RuleError("no_round", f"Not now: {_PHASE_WORDS[phase]}. Spin the top first.")
-    return RuleError("wrong_phase", f"'{kind}' is not possible now: {_PHASE_WORDS[phase]}.")
+        return RuleError("no_round", f"Not now: {_PHASE_WORDS[phase]}. Spin the top first.",
+                         reason="no_round" if phase else "no_round_yet")
+    return RuleError("wrong_phase", f"'{kind}' is not possible now: {_PHASE_WORDS[phase]}.",
+                     reason="wrong_phase", phase=phase or "none", command=kind)
 
 
 def decide(game: Game, command: Command, ctx: Ctx) -> list[dict]:
@@ -78,9 +81,10 @@ def decide(game: Game, command: Command, ctx: Ctx) -> list[dict]:
     if game.rules not in move.rules:
         only = "the TV rules" if move.rules == TV else "the club game"
         raise RuleError(f"{'tv' if move.rules == TV else 'club'}_only",
-                        f"'{command.type}' exists only under {only}; this game is played under '{game.rules}'.")
+                        f"'{command.type}' exists only under {only}; this game is played under '{game.rules}'.",
+                        command=command.type)
     if game.status == "finished" and not move.after_end:
-        raise RuleError("game_over", "The game is over: only undo is possible.")
+        raise RuleError("game_over", "The game is over: only undo is possible.", reason="game_over")
     if game.phase not in move.phases:
         raise _phase_error(game, move, command.type)
     return move.handler(game, command, ctx)
@@ -127,5 +131,5 @@ def allowed_moves(game: Game, now: int) -> dict[str, dict]:
             decide(game, Command(kind, _probe(game, kind)), Ctx(now, lambda options: options[0]))
             moves[kind] = {"ok": True}
         except InputError as exc:
-            moves[kind] = {"ok": False, "code": exc.code, "message": exc.message}
+            moves[kind] = {"ok": False, **exc.as_json()}
     return moves

@@ -23,7 +23,7 @@ _QUESTION_FIELDS = {
 
 
 def _fail(where: str, what: str) -> InputError:
-    return InputError("bad_spec", f"{where}: {what}")
+    return InputError("bad_spec", f"{where}: {what}", field=where)
 
 
 def _obj(value: Any, where: str) -> dict:

@@ -82,10 +82,11 @@ class Rundowns:
         return [{"id": d["id"], "name": d["name"], "rev": d["rev"], "locked": d["locked"],
                  "items": len(model.items(d))} for d in self.docs.values()]
 
-    def media_users(self, media_id: str) -> list[str]:
+    def media_users(self, media_id: str) -> list[dict]:
         """Who uses a media id (`data.media` of an item): for overlay/media/library.py's
         `register_media_user`, so a used picture is not deleted."""
-        return [f"rundown «{d['name']}», item «{i['label']}»" for d in self.docs.values()
+        return [dict(kind="rundown_item", text=f"rundown «{d['name']}», item «{i['label']}»", rundown=d["name"], item=i["label"])
+                for d in self.docs.values()
                 for i in model.items(d) if media_id in (i["data"].get(k) for k in PICTURE_FIELDS)]
 
     def on_air_item(self, doc: dict, item_id: str) -> tuple[str, dict] | None:
@@ -155,10 +156,11 @@ class Rundowns:
             raise InputError("bad_json", "Send {\"action\": …, \"item\": id or label, \"expected_rev\": n}.")
         action = body.get("action")
         if action not in ACTIONS:
-            raise InputError("bad_action", f"Unknown action {action!r}. Actions: {', '.join(ACTIONS)}.")
+            raise InputError("bad_action", f"Unknown action {action!r}. Actions: {', '.join(ACTIONS)}.",
+                             action=str(action))
         extra = set(body) - {"action", "item", "expected_rev", "on"} - ({"id", "payload"} if action == "custom" else set())
         if extra:
-            raise InputError("bad_field", f"Unknown field {sorted(extra)[0]!r}.")
+            raise InputError("bad_field", f"Unknown field {sorted(extra)[0]!r}.", field=sorted(extra)[0])
         with self.sessions.lock:
             doc = self.get(rundown_id)
             _check_rev(doc, body)
@@ -187,7 +189,7 @@ class Rundowns:
             if action == "cue":
                 on = body.get("on")
                 if on is not None and not isinstance(on, bool):
-                    raise InputError("bad_field", "'on' must be true or false (absent: toggle).")
+                    raise InputError("bad_field", "'on' must be true or false (absent: toggle).", field="on")
                 return self._store_only(doc, model.set_cue(doc, item["id"], on), action)
             held = self.on_air_item(doc, item["id"])
             if action == "go":  # what Space does: take; continue while there are steps; out
@@ -201,7 +203,7 @@ class Rundowns:
                 return self._air(doc, model.clear_cues(doc, {item["id"]}),
                                  {item["layer"]: self._entry(doc, item)}, "take", source, item)
             if held is None:
-                raise RuleError("not_on_air", f"«{item['label']}» is not on air.")
+                raise RuleError("not_on_air", f"«{item['label']}» is not on air.", label=item["label"])
             layer, entry = held
             if action == "out":
                 return self._air(doc, doc, {layer: None}, action, source, item)
@@ -214,11 +216,13 @@ class Rundowns:
             if action == "continue":
                 step = entry.get("step", 0) + 1
                 if not self._more_steps(item, step - 1):
-                    raise RuleError("no_more_steps", f"«{item['label']}» has no further step: take it out instead.")
+                    raise RuleError("no_more_steps", f"«{item['label']}» has no further step: take it out instead.",
+                                    label=item["label"])
                 return self._air(doc, doc, {layer: self._entry(doc, item, keep=entry, step=step)}, action, source, item)
             # update (F5): the item's current data on air in place, same step and times
             if item["layer"] != layer:
-                raise RuleError("layer_changed", f"«{item['label']}» moved to layer {item['layer']!r}: take it again.")
+                raise RuleError("layer_changed", f"«{item['label']}» moved to layer {item['layer']!r}: take it again.",
+                                label=item["label"], layer=item["layer"])
             updated = self._entry(doc, item, keep=entry, step=entry.get("step", 0))
             if ograf_items.is_ograf(item["graphic"]):  # an uploaded graphic hears updateAction even when its data is the same
                 updated["updates"] = entry.get("updates", 0) + 1
@@ -279,7 +283,7 @@ class Rundowns:
         """A take/continue/out/update: the layers and the rundown commit together, then both are told."""
         for layer, entry in changes.items():
             if entry is not None and entry["graphic"] not in self.names:
-                raise InputError("unknown_graphic", f"Graphic {entry['graphic']!r} is not served here.")
+                raise InputError("unknown_graphic", f"Graphic {entry['graphic']!r} is not served here.", graphic=entry["graphic"])
         new = dict(new)
         new["rev"] = doc["rev"] + 1
         at = self.sessions.clock()
@@ -373,7 +377,7 @@ def _check_rev(doc: dict, body: Any) -> None:
     if rev is None:
         return
     if isinstance(rev, bool) or not isinstance(rev, int):
-        raise InputError("bad_field", "'expected_rev' must be a whole number.")
+        raise InputError("bad_field", "'expected_rev' must be a whole number.", field="expected_rev")
     if rev != doc["rev"]:
         raise StaleRev("stale_rundown", f"The rundown changed (rev {doc['rev']}, your edit was based on rev {rev}): "
                                     "look at it again and redo the edit.")

@@ -44,10 +44,11 @@ def new_rundown(rundown_id: str, name: Any) -> dict:
 
 def parse_name(value: Any, field: str = "name", limit: int = MAX_NAME) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise InputError("bad_field", f"'{field}' must be a non-empty text.")
+        raise InputError("bad_field", f"'{field}' must be a non-empty text.", reason="empty_text", field=field)
     value = value.strip()
     if len(value) > limit:
-        raise InputError("bad_field", f"'{field}' is longer than {limit} characters.")
+        raise InputError("bad_field", f"'{field}' is longer than {limit} characters.", reason="too_long",
+                         field=field, n=limit)
     return value
 
 
@@ -60,14 +61,15 @@ def parse_out(value: Any) -> str | int:
     if isinstance(value, int) and not isinstance(value, bool) and MIN_OUT_MS <= value <= MAX_OUT_MS:
         return value
     raise InputError("bad_field", f"'out' must be \"manual\", \"none\" or a whole number of milliseconds "
-                                  f"from {MIN_OUT_MS} to {MAX_OUT_MS}; got {value!r}.")
+                                  f"from {MIN_OUT_MS} to {MAX_OUT_MS}; got {value!r}.",
+                     reason="out_mode", min=MIN_OUT_MS // 1000, max=MAX_OUT_MS // 1000)
 
 
 def parse_layer(value: Any) -> str:
     if isinstance(value, str) and LAYER_RE.match(value.strip()):
         return value.strip()
     raise InputError("bad_field", f"'layer' must be a name of 1–32 lowercase letters, digits, '-' or '_' "
-                                  f"(e.g. straps, bug, 1); got {value!r}.")
+                                  f"(e.g. straps, bug, 1); got {value!r}.", reason="layer_name")
 
 
 def parse_data(value: Any) -> dict:
@@ -105,7 +107,8 @@ def parse_item(body: Any, graphics: tuple[str, ...], *, partial: bool = False) -
     out: dict[str, Any] = {}
     if "graphic" in body or not partial:
         if body.get("graphic") not in graphics:
-            raise InputError("unknown_graphic", f"Unknown graphic {body.get('graphic')!r}. Graphics: {', '.join(graphics)}.")
+            raise InputError("unknown_graphic", f"Unknown graphic {body.get('graphic')!r}. Graphics: {', '.join(graphics)}.",
+                             graphic=str(body.get("graphic")))
         out["graphic"] = body["graphic"]
     if "label" in body or not partial:
         label = body.get("label")
@@ -147,7 +150,8 @@ def find_item(doc: dict, ref: Any) -> dict:
     if len(by_label) == 1:
         return by_label[0]
     if by_label:
-        raise InputError("ambiguous_item", f"{len(by_label)} items are labelled {ref!r}; name one by its id.")
+        raise InputError("ambiguous_item", f"{len(by_label)} items are labelled {ref!r}; name one by its id.",
+                         label=ref, n=len(by_label))
     raise _unknown("item", ref)
 
 
@@ -159,7 +163,7 @@ def find_segment(doc: dict, ref: Any) -> dict:
 
 
 def _unknown(what: str, ref: Any) -> InputError:
-    err = InputError(f"unknown_{what}", f"This rundown has no {what} {ref!r}.")
+    err = InputError(f"unknown_{what}", f"This rundown has no {what} {ref!r}.", ref=str(ref))
     err.status = 404
     return err
 
@@ -212,7 +216,7 @@ def add_items(doc: dict, rows: list[dict], *, replace: bool = False) -> dict:
 
 def _append(doc: dict, fields: dict) -> dict:
     if len(items(doc)) >= MAX_ITEMS:
-        raise RuleError("too_many_items", f"A rundown holds at most {MAX_ITEMS} items.")
+        raise RuleError("too_many_items", f"A rundown holds at most {MAX_ITEMS} items.", n=MAX_ITEMS)
     item = {"id": _new_id(doc, "i"), "label": fields.get("label") or fields["graphic"],
             "graphic": fields["graphic"], "layer": fields["layer"], "out": fields["out"],
             "stack": fields.get("stack"), "data": typed_data(fields["graphic"], fields["data"]), "cued": False}
@@ -278,7 +282,7 @@ def rename_segment(doc: dict, ref: str, name: Any) -> dict:
     seg = find_segment(doc, ref)
     name = parse_name(name)
     if any(s["name"] == name and s is not seg for s in doc["segments"]):
-        raise InputError("duplicate_segment", f"A segment named {name!r} exists already.")
+        raise InputError("duplicate_segment", f"A segment named {name!r} exists already.", name=name)
     seg["name"] = name
     return doc
 
@@ -404,7 +408,8 @@ def resolve(data: dict, values: dict[str, str]) -> dict:
             name = m.group(1)
             if name not in values:
                 raise RuleError("game_field_missing", f"{FIELD_WORDS.get(name, name).capitalize()} is not known "
-                                                      f"in the on-air game now ({{{{{name}}}}}); take it later.")
+                                                      f"in the on-air game now ({{{{{name}}}}}); take it later.",
+                                    field=name)
             return values[name]
         return TOKEN_RE.sub(one, text)
     return {k: fill(v) if isinstance(v, str) else v for k, v in data.items()}

@@ -18,8 +18,11 @@ from ..core.store import StorageError
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def error(status: int, code: str, message: str) -> Any:
-    return jsonify(error={"code": code, "message": message}), status
+def error(status: int, code: str, message: str, params: dict | None = None) -> Any:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if params:
+        body["params"] = params  # what the pages fill into the code's words (the catalogs)
+    return jsonify(error=body), status
 
 
 def register_errors(app: Flask) -> None:
@@ -30,7 +33,7 @@ def register_errors(app: Flask) -> None:
         if getattr(exc, "key", None):  # a graphic's data (overlay/schema): catalog key and parameters
             return jsonify(error={"code": exc.code, "message": exc.message, "key": exc.key,
                                   "params": exc.params}), exc.status
-        return error(exc.status, exc.code, exc.message)
+        return error(exc.status, exc.code, exc.message, exc.params)
 
     @app.errorhandler(StorageError)
     def _storage_error(exc: StorageError) -> Any:

@@ -6,7 +6,7 @@
 // whose refusal is shown.
 
 import { t } from "./i18n.js";
-import { h, notice, bdi, tNames, gameTitle } from "./common.js";
+import { h, notice, bdi, tNames, gameTitle, fmtDay } from "./common.js";
 import { fitLines } from "../lib/dom.js";
 import { describeUndo, kindName, sideName } from "./describe.js";
 import {
@@ -114,7 +114,7 @@ function renderSectors(state) {
 function clubBadges(state) {
   const lost = teamsOf(state).filter((x) => x.lost_round).length;
   return [
-    state.game_day ? badge("game_day", t("club.badge.day", { day: state.game_day })) : null,
+    state.game_day ? badge("game_day", t("club.badge.day", { day: fmtDay(state.game_day) })) : null,
     badge("lost", t("club.badge.lost", { n: lost, of: teamsOf(state).length })),
   ].filter(Boolean);
 }

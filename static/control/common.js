@@ -1,7 +1,7 @@
 // Shared by every panel page: the page config, a tiny DOM builder, notices, the language
 // switch, and fetch calls to the API with the CSRF header.
 
-import { t, setLang, currentLang, applyI18n, onLangChange } from "./i18n.js";
+import { t, setLang, currentLang, currentLocale, applyI18n, onLangChange } from "./i18n.js";
 
 export function pageConfig() {
   const el = document.getElementById("panel-config");
@@ -62,12 +62,13 @@ const KEEP_REFUSAL_MS = 3000;  // a refusal is not replaced by a "done" sooner t
 const MOVED_ON_MS = 1500;      // nor dropped because the game moved on sooner than this
 
 /** kind: "ok" | "info" | "error"; `why`: the reason in the panel's language, shown after the
- * title; `detail`: secondary words (the server's own, for a refusal); `yields`: not shown over a
+ * title; `detail`: secondary words (a refusal's reason); `dev`: the server's English words, kept
+ * in data-detail for a developer, not shown; `yields`: not shown over a
  * refusal of the last 3 s (a passing "done"). Errors stay longer (20 s),
  * but not forever, and leave as soon as the game moves on (dropStaleNotices). Returns the
  * element, or null when it was not shown. */
 export function notice(kind, title, detail = "", { sticky = false, ms = kind === "error" ? 20000 : 4000, code = "", why = "",
-                                                  yields = false } = {}) {
+                                                  yields = false, dev = "" } = {}) {
   const box = document.getElementById("notices");
   if (!box) return null;
   const now = performance.now();
@@ -78,7 +79,7 @@ export function notice(kind, title, detail = "", { sticky = false, ms = kind ===
   const close = h("button", { type: "button", class: "notice-close", "aria-label": t("notice.close"),
                              onclick: () => el.remove() }, "×");
   const el = h("div", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status",
-                        "data-code": code || null, "data-kind": kind, "data-at": String(now),
+                        "data-code": code || null, "data-kind": kind, "data-detail": dev || null, "data-at": String(now),
                         "data-rev": document.body.dataset.rev || "",
                         title: [why ? `${title} — ${why}` : title, detail].filter(Boolean).join("\n") },
                h("div", { class: "notice-line" }, h("strong", { class: "notice-title" }, title),
@@ -103,13 +104,16 @@ export function dropStaleNotices(rev) {
   }
 }
 
-/** The message to show for a refusal: our translation of its code (when we know it) and the
- * server's own words, which name the exact rule. */
-export function refusalText(error) {
-  const code = error?.code || "error";
-  const key = `err.${code}`;
-  const known = t(key) !== key;
-  return { title: known ? t(key) : t("err.refused"), detail: dataWords(error) || error?.message || "" };
+// A refusal's params in the panel's words: a phase, a command, a graphic by their catalog names.
+const PARAM_WORDS = {
+  phase: (v) => t(`phase.${v ?? "none"}`),
+  command: (v) => word(`act.${v}`, v),
+  graphic: (v) => word(`gname.${v}`, v),
+};
+
+function word(key, fallback) {
+  const text = t(key);
+  return text !== key ? text : fallback;
 }
 
 /** A field's words: the catalog's label for it (`fld.<name>`; a row's column by its own name). */
@@ -131,11 +135,35 @@ export function dataWords(error) {
   return p.row ? `${t("data.in_row", { row: p.row })}: ${said}` : said;
 }
 
-/** A refused call as an error notice: our words for its code, the server's own as the detail.
- * Returns those words ({title, detail}) for a page that also shows them in place. */
+function fits(key, params) {
+  const text = t(key);
+  return text !== key && [...text.matchAll(/\{(\w+)\}/g)].every((m) => m[1] in params);
+}
+
+/** The words for a refusal, all from the catalogs: the title is its `code`'s (`err.<code>`), the
+ * detail its reason's (`refusal.<params.reason>`, `why.<params.reason>`, else `refusal.<code>`)
+ * with the params filled in. The server's English `message` is the developer's: it goes to the
+ * console and the notice's data-detail, never onto the page. */
+export function refusalText(error) {
+  const code = error?.code || "error";
+  const raw = error?.params && typeof error.params === "object" ? error.params : {};
+  const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, PARAM_WORDS[k] ? PARAM_WORDS[k](v) : v]));
+  const title = fits(`err.${code}`, params) ? t(`err.${code}`, params) : t("err.refused");
+  const reason = typeof raw.reason === "string" ? raw.reason : "";
+  const key = [reason && `refusal.${reason}`, reason && `why.${reason}`, `refusal.${code}`].find((k) => k && fits(k, params));
+  // a graphic's data (overlay/schema) has its own words, else the reason's
+  let detail = dataWords(error) || (key ? t(key, params) : "");
+  if (detail.toLowerCase() === title.toLowerCase()) detail = "";
+  const dev = error?.message || "";
+  if (dev) console.info(`refused (${code}): ${dev}`);
+  return { title, detail, dev };
+}
+
+/** A refused call as an error notice in the panel's words (refusalText). Returns those words
+ * ({title, detail}) for a page that also shows them in place. */
 export function noticeRefusal(error) {
   const words = refusalText(error);
-  notice("error", words.title, words.detail, { code: error?.code });
+  notice("error", words.title, words.detail, { code: error?.code, dev: words.dev });
   return words;
 }
 
@@ -212,6 +240,15 @@ export function dropPointerFocus() {
     const el = e.target instanceof Element ? e.target.closest("button, summary, a") : null;
     if (el && e.detail > 0) el.blur();
   });
+}
+
+/** A game day («2026-12-02-wed», the league's id of the day) as a date in the panel's
+ * language («ср, 2 декабря»); an id that is not a date is the organisers' own word. */
+export function fmtDay(day) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day || "");
+  if (!m) return day || "";
+  return new Intl.DateTimeFormat(currentLocale(), { weekday: "short", day: "numeric", month: "long", timeZone: "UTC" })
+    .format(new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])));
 }
 
 export function fmtTime(ms) {

@@ -34,9 +34,9 @@ async function uploadFiles(files) {
       result("ok", t("media.uploaded", { name: file.name, id: r.data.id }));
       notice("ok", t("media.uploaded", { name: file.name, id: r.data.id }), "", { code: "ok", ms: 2500 });
     } else {
-      const { title, detail } = refusalText(r.data?.error);
+      const { title, detail, dev } = refusalText(r.data?.error);
       result("error", `${file.name}: ${title}`, detail);
-      notice("error", title, detail, { code: r.data?.error?.code });
+      notice("error", title, detail, { code: r.data?.error?.code, dev });
     }
   }
   await load();
@@ -48,11 +48,18 @@ async function replace(id, file) {
     result("ok", t("media.replaced", { name: file.name, id }));
     notice("ok", t("media.replaced", { name: file.name, id }), "", { code: "ok", ms: 2500 });
   } else {
-    const { title, detail } = refusalText(r.data?.error);
+    const { title, detail, dev } = refusalText(r.data?.error);
     result("error", `${file.name}: ${title}`, detail);
-    notice("error", title, detail, { code: r.data?.error?.code });
+    notice("error", title, detail, { code: r.data?.error?.code, dev });
   }
   await load();
+}
+
+/** One use of a picture in the panel's words (`media.use.<kind>`), graphic names as words too. */
+function useText(use) {
+  const key = `media.use.${use.kind}`;
+  const graphic = use.graphic ? (t(`gname.${use.graphic}`) !== `gname.${use.graphic}` ? t(`gname.${use.graphic}`) : use.graphic) : "";
+  return t(key) !== key ? t(key, { ...use, graphic }) : use.text || "";
 }
 
 async function remove(item) {
@@ -60,23 +67,35 @@ async function remove(item) {
   if (r.ok) {
     notice("ok", t("media.deleted", { id: item.id }), "", { code: "ok", ms: 2000 });
   } else if (r.status === 409) {
-    const used = r.data?.used_by || [];
-    result("error", t("media.in_use", { id: item.id }), used.join("; "));
-    notice("error", t("media.in_use", { id: item.id }), used.join("; "), { code: "media_in_use" });
+    const uses = r.data?.error?.params?.uses || [];
+    const used = uses.map(useText).join("; ");
+    result("error", t("media.in_use", { id: item.id }), used);
+    notice("error", t("media.in_use", { id: item.id }), used, { code: "media_in_use", dev: r.data?.error?.message });
   } else {
-    const { title, detail } = refusalText(r.data?.error);
-    notice("error", title, detail, { code: r.data?.error?.code });
+    const { title, detail, dev } = refusalText(r.data?.error);
+    notice("error", title, detail, { code: r.data?.error?.code, dev });
   }
   await load();
 }
 
+/** The picture as the corner logo: said in the page's result line (replacing an earlier refusal
+ * there) and as a notice. */
 async function takeAsBug(item) {
-  const onAir = await apiData("POST", "/api/graphics", { action: "show", graphic: "bug", data: { media: item.id } });
-  if (onAir) notice("ok", t("gfx.shown", { name: "bug" }), "", { code: "ok", ms: 1800 });
+  const r = await api("POST", "/api/graphics", { action: "show", graphic: "bug", data: { media: item.id } });
+  if (r.ok) {
+    const text = t("media.bug_on_air", { id: item.id });
+    result("ok", text);
+    notice("ok", text, "", { code: "ok", ms: 2500 });
+  } else {
+    const { title, detail, dev } = refusalText(r.data?.error);
+    result("error", title, detail);
+    notice("error", title, detail, { code: r.data?.error?.code, dev });
+  }
 }
 
 function size(bytes) {
-  return bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return bytes >= 1048576 ? t("media.size.mb", { n: (bytes / 1048576).toFixed(1) })
+    : t("media.size.kb", { n: Math.max(1, Math.round(bytes / 1024)) });
 }
 
 function render() {

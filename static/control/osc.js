@@ -72,7 +72,8 @@ function entryList(items, cls) {
   return h("ul", { class: `entries ${cls}` }, ...items.map((e) => h("li", {},
     h("span", { class: "muted" }, `${fmtTime(e.at)} · ${e.sender} · `), h("span", { class: "mono" }, e.address),
     e.args ? h("span", { class: "mono" }, ` ${fmtArgs(e.args)}`) : null,
-    e.code ? h("strong", {}, ` — ${e.code}`) : null, e.message ? h("span", {}, `: ${e.message}`) : null)));
+    e.code ? h("strong", { title: e.code }, ` — ${refusalText(e).title}`) : null,
+    e.message ? h("span", { class: "mono" }, `: ${e.message}`) : null)));
 }
 
 function renderInbound() {
@@ -209,9 +210,10 @@ function selectLine(n) {
 
 function showConfigError(error) {
   const box = $("config-error");
-  const { title, detail } = refusalText(error);
-  const line = locate(detail, $("config-text").value);
-  box.replaceChildren(...[h("strong", {}, title), h("p", { class: "mono", id: "config-error-message" }, detail),
+  // the config file's own diagnostics (a path and a line in the TOML), shown as code under our title
+  const { title, dev } = refusalText(error);
+  const line = locate(dev, $("config-text").value);
+  box.replaceChildren(...[h("strong", {}, title), h("p", { class: "mono", id: "config-error-message" }, dev),
                           h("p", { class: "muted" }, t("osc.kept")),
                           line ? h("button", { type: "button", class: "btn btn-small", id: "config-error-goto",
                                                onclick: () => selectLine(line) }, t("osc.goto", { n: line })) : null].filter(Boolean));
@@ -227,7 +229,8 @@ async function save() {
     const r = await api("PUT", "/api/osc/config", { toml: text });
     if (!r.ok) {
       showConfigError(r.data?.error);
-      notice("error", t("osc.refused"), r.data?.error?.message || "", { code: r.data?.error?.code });
+      const { title, dev } = refusalText(r.data?.error);
+      notice("error", t("osc.refused"), title, { code: r.data?.error?.code, dev });
       return;
     }
     $("config-error").hidden = true;
@@ -346,7 +349,7 @@ async function fire(ev, row, result) {
   const r = await api("POST", "/api/osc/fire", { event: ev.name, fields });
   if (!r.ok) {
     const { title, detail } = refusalText(r.data?.error);
-    result.replaceChildren(h("p", { class: "target-error" }, `${title}: ${detail}`));
+    result.replaceChildren(h("p", { class: "target-error" }, detail ? `${title}: ${detail}` : title));
     return;
   }
   const sent = r.data.sent || [];

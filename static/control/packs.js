@@ -37,8 +37,10 @@ async function onUpload(e) {
     const r = await upload(file);
     if (!r.ok) {
       const error = r.data?.error || {};
-      const { title, detail } = refusalText(error);
-      box.replaceChildren(...[h("p", { id: "upload-error", "data-code": error.code || "" }, title),
+      const { title, detail, dev } = refusalText(error);
+      // the parser's own diagnosis (English) is the developer's: a tooltip, not a line of the page
+      box.replaceChildren(...[h("p", { id: "upload-error", "data-code": error.code || "", "data-detail": dev || null,
+                                       title: dev || null }, title),
                               h("p", { class: "muted" }, detail),
                               error.line ? h("p", { class: "muted" }, t("packs.at_line", { line: error.line })) : null].filter(Boolean));
       return;

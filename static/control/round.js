@@ -7,7 +7,7 @@
 import { t, onLangChange } from "./i18n.js";
 import { pageConfig, h, notice, dropStaleNotices, refusalText, wireLanguage, safeUrl, dropPointerFocus, bdi } from "./common.js";
 import { ControlConnection } from "./connection.js";
-import { kindName, phaseName, reasonText, clockText, sideName } from "./describe.js";
+import { kindName, phaseName, reasonText, clockText } from "./describe.js";
 
 export const cfg = pageConfig();
 wireLanguage(cfg.lang);
@@ -53,11 +53,12 @@ function report(answer, label, body) {
     notice("info", t(key) !== key ? t(key) : t("err.stale_rev"), t("stale.detail"), { ms: 6000, code: error.code });
     return;
   }
-  const { title, detail } = refusalText(error);
+  const { title, detail, dev } = refusalText(error);
   let why = "";
   try { why = answer.status === 422 && body ? explain(body, conn.state) : ""; } catch (e) { console.error(e); }
-  // the reason in the panel's words when the page knows it, else the code's title
-  notice("error", `${label}: ${why || title}`, detail, { code: error.code });
+  // the reason in the panel's words when the page knows it, else the code's title and reason
+  notice("error", `${label}: ${why || title}`, why && why.toLowerCase() === detail.toLowerCase() ? "" : detail,
+         { code: error.code, dev });
 }
 
 /** Sends one command for the game on screen, with `expected_rev` (connection.js); the server
@@ -88,14 +89,15 @@ export function whyText(result) {
   if (!result || result.ok) return "";
   if (result.local) return t(result.local);
   if (result.reason) return reasonText(result);
-  const key = `err.${result.code}`;
-  return t(key) !== key ? t(key) : result.message || t("err.refused");
+  return refusalText(result).title;
 }
 
-/** whyText, then the server's own words (which name the exact rule): for a tooltip. */
+/** whyText, then the refusal's reason (which names the exact rule): for a tooltip. */
 export function whyTitle(result) {
   const why = whyText(result);
-  return result && !result.ok && result.message && conn.connected ? `${why} — ${result.message}` : why;
+  if (!result || result.ok || result.reason || result.local || !conn.connected) return why;
+  const { detail } = refusalText(result);
+  return detail ? `${why} — ${detail}` : why;
 }
 
 // ---- buttons built once; every state only updates them ----------------------------------------
@@ -167,7 +169,9 @@ export function renderScore(state, expertsName, extra) {
   $("badges").replaceChildren(...(state ? [badge("target", t("badge.target", { n: state.target })), ...extra(state)] : []));
   if (!state) return;
   fin.textContent = state.status === "finished"
-    ? t("finished", { side: sideName(state.winner), experts: state.score.experts, viewers: state.score.viewers }) : "";
+    // one sentence per winner: the side's word inflected in place, never a capitalised label mid-sentence
+    ? t(`finished.${state.winner === "viewers" ? "viewers" : state.winner === "experts" ? "experts" : "none"}`,
+        { experts: state.score.experts, viewers: state.score.viewers }) : "";
 }
 
 /** The timer as the server keeps it (ends_at in server time), ten times a second. */
@@ -322,10 +326,12 @@ export function undoControl({ verdict, describe }) {
     box().replaceChildren(h("p", { class: "confirm-text", id: "undo-what" }, t("undo.confirm", { what: describe(state) })),
                           h("div", { class: "confirm-actions" }, yes, cancel));
     box().hidden = false;
+    box().parentElement.classList.add("confirming");   // the confirmation takes the undo button's place
   }
 
   function close() {
     box().hidden = true;
+    box().parentElement.classList.remove("confirming");
     box().replaceChildren();
     basis = null;
   }

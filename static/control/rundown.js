@@ -6,7 +6,7 @@
 // (`rundown`), so two desks editing one rundown see each other.
 
 import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, api, notice, noticeRefusal, wireLanguage, dropPointerFocus, bdi, dataWords } from "./common.js";
+import { pageConfig, h, api, notice, noticeRefusal, refusalText, wireLanguage, dropPointerFocus, bdi } from "./common.js";
 import { dataForm } from "./dataform.js";
 import { ControlConnection, PressOrder } from "./connection.js";
 import { actionButtons, loadLibrary, schemaForm } from "./ograf.js";
@@ -150,9 +150,22 @@ function outText(out) {
   return `${(out / 1000).toFixed(out % 1000 ? 1 : 0)} ${t("rd.sec")}`;
 }
 
+/** A graphic's name in the panel's words (`gname.<name>`), the name itself when it has none. */
+function gfxName(name) {
+  return t(`gname.${name}`) !== `gname.${name}` ? t(`gname.${name}`) : name;
+}
+
+/** An editing button of the list (a row's, a segment's): disabled while the rundown is locked,
+ * its tooltip then saying why. */
+function editButton(label, title, fn, { stop = false } = {}) {
+  const locked = !!doc?.locked;
+  return h("button", { type: "button", class: "btn btn-small", title: locked ? `${title} — ${t("err.locked")}` : title,
+                       "aria-label": title, disabled: locked,
+                       onclick: (e) => { if (stop) e.stopPropagation(); fn(); } }, label);
+}
+
 function rowButtons(item) {
-  const b = (label, title, fn) => h("button", { type: "button", class: "btn btn-small", title, "aria-label": title,
-                                               onclick: (e) => { e.stopPropagation(); fn(); } }, label);
+  const b = (label, title, fn) => editButton(label, title, fn, { stop: true });
   const seg = doc.segments.find((s) => s.items.includes(item));
   const index = seg.items.indexOf(item);
   return h("span", { class: "rd-row-btns" },
@@ -163,7 +176,7 @@ function rowButtons(item) {
 }
 
 function segmentHeader(seg, i) {
-  const b = (label, title, fn) => h("button", { type: "button", class: "btn btn-small", title, "aria-label": title, onclick: fn }, label);
+  const b = (label, title, fn) => editButton(label, title, fn);
   return h("div", { class: "rd-seg", "data-segment": seg.id },
     h("span", { class: "rd-seg-name" }, seg.name),
     b("✎", t("rd.rename"), () => {
@@ -177,7 +190,7 @@ function segmentHeader(seg, i) {
 
 function render() {
   document.body.classList.toggle("rd-locked", !!doc?.locked);
-  $("rd-rev").textContent = doc ? `rev ${doc.rev}` : "";
+  $("rd-rev").textContent = doc ? t("rd.rev", { n: doc.rev }) : "";
   document.body.dataset.rundownRev = doc ? String(doc.rev) : "";
   const lock = $("rd-lock");
   lock.textContent = t(doc?.locked ? "rd.unlock" : "rd.lock");
@@ -204,7 +217,9 @@ function render() {
       },
         h("span", { class: "rd-cued", title: t("rd.cued") }, "◆"),
         h("span", { class: "rd-label" }, item.label),
-        h("span", { class: "rd-meta" }, `${item.graphic} · ${item.layer}${item.stack ? ` · ${stackText(item.stack)}` : ""}`),
+        // the layer is the operator's own identifier (main, straps): shown as such
+        h("span", { class: "rd-meta" }, `${gfxName(item.graphic)} · `, h("span", { class: "mono", title: t("rd.f.layer") }, item.layer),
+          item.stack ? ` · ${stackText(item.stack)}` : ""),
         h("span", { class: "rd-meta" }, outText(item.out)),
         h("span", { class: "rd-count", dataset: { ends: air?.[1].expires_at ?? "" } }),
         rowButtons(item));
@@ -227,7 +242,7 @@ function renderProgram() {
   const rank = (p) => levels().indexOf(p.stack);
   const entries = Object.entries(doc?.program || {}).sort(([, a], [, b]) => rank(b) - rank(a));
   ul.replaceChildren(...(entries.length ? entries.map(([layer, p]) => h("li", { dataset: { layer, stack: p.stack || "" } },
-    h("span", { class: "rd-layer" }, layer), h("span", {}, p.label),
+    h("span", { class: "rd-layer mono", title: t("rd.f.layer") }, layer), h("span", {}, p.label),
     h("span", { class: "rd-stack" }, stackText(p.stack)),
     h("span", { class: "rd-count", dataset: { ends: p.expires_at ?? "" } }))) : [h("li", {}, t("rd.nothing_on_air"))]));
 }
@@ -276,7 +291,7 @@ function drawDataForm(data) {
 
 function graphicOptions() {
   const keep = $("f-graphic").value;
-  const ours = (cfg.graphics || []).map((g) => h("option", { value: g }, g));
+  const ours = (cfg.graphics || []).map((g) => h("option", { value: g }, gfxName(g)));
   const theirs = library.map((x) => h("option", { value: `ograf:${x.id}` }, `${x.name} (OGraf)`));
   $("f-graphic").replaceChildren(...ours, ...(theirs.length ? [h("optgroup", { label: t("og.uploaded") }, ...theirs)] : []));
   if (keep) $("f-graphic").value = keep;
@@ -290,7 +305,7 @@ function openEditor(item) {
   $("f-label").value = item?.label || "";
   $("f-graphic").value = item?.graphic || "lower-third";
   $("f-layer").value = item?.layer || "main";
-  $("f-out").value = item ? String(item.out) : "manual";
+  setOut(item ? item.out : "manual");
   fillStackSelect();
   $("f-stack").value = item?.stack || "";
   drawDataForm(item ? item.data : {});
@@ -304,7 +319,7 @@ $("rd-form").addEventListener("submit", async (e) => {
     notice("error", t("rd.bad_data"), err.message, { code: "local" });
     return;
   }
-  const out = /^\d+$/.test($("f-out").value.trim()) ? Number($("f-out").value.trim()) : $("f-out").value.trim();
+  const out = outValue();
   const body = { segment: $("f-segment").value.trim() || null, label: $("f-label").value.trim() || null,
                  graphic: $("f-graphic").value, layer: $("f-layer").value.trim(), out,
                  stack: $("f-stack").value || null, data };
@@ -327,6 +342,34 @@ loadLibrary().then((found) => {
   graphicOptions();
   drawDataForm(items().find((i) => i.id === editing)?.data || {});
 });
+
+// How an item leaves: by hand, by itself (its own animation), or after a number of seconds.
+function setOut(out) {
+  const timed = typeof out === "number";
+  $("f-out").value = timed ? "timed" : out === "none" ? "none" : "manual";
+  $("f-out-s").value = timed ? String(out / 1000) : "";
+  $("f-out-s").disabled = !timed;
+}
+
+function outValue() {
+  const mode = $("f-out").value;
+  if (mode !== "timed") return mode;
+  const s = Number($("f-out-s").value.replace(",", "."));
+  return Number.isFinite(s) ? Math.round(s * 1000) : $("f-out-s").value;
+}
+
+$("f-out").addEventListener("change", () => {
+  $("f-out-s").disabled = $("f-out").value !== "timed";
+  if ($("f-out").value === "timed" && !$("f-out-s").value) $("f-out-s").value = "8";
+});
+
+/** A refused CSV file: where (row, column) and why, in the panel's words (refusalText). */
+function csvRefusal(err) {
+  const { title, detail, dev } = refusalText(err);
+  const where = err.row ? t("rd.row_col", { row: err.row, column: err.column ?? "—" }) : "";
+  notice("error", err.code === "bad_csv" || !err.code ? t("err.bad_csv") : title, [where, detail].filter(Boolean).join(" "),
+         { code: err.code, dev });
+}
 
 // ---- the rundown's own controls -------------------------------------------------------------------
 
@@ -352,8 +395,7 @@ $("rd-import").addEventListener("change", async (e) => {
   const answer = await r.json().catch(() => null);
   if (!r.ok) {
     const err = answer?.error || { code: `http_${r.status}` };
-    const words = dataWords(err) || err.message || "";  // a bad data cell: said in the page's language
-    notice("error", t("err.bad_csv"), err.row ? `${t("rd.row_col", { row: err.row, column: err.column ?? "—" })} ${words}` : words, { code: err.code });
+    csvRefusal(err);
     return;
   }
   notice("ok", t("rd.imported", { n: answer.items }), "", { code: "imported" });
@@ -390,7 +432,7 @@ $("rd-people-import").addEventListener("change", async (e) => {
   const answer = await r.json().catch(() => null);
   if (!r.ok) {
     const err = answer?.error || { code: `http_${r.status}` };
-    notice("error", t("err.bad_csv"), err.row ? `${t("rd.row_col", { row: err.row, column: err.column ?? "—" })} ${err.message}` : err.message || "", { code: err.code });
+    csvRefusal(err);
     return;
   }
   notice("ok", t("rd.people.imported", { n: answer.people.length }), "", { code: "imported" });

@@ -1,7 +1,6 @@
-// The audience page: score, the round (sector, timer, the question once read, the answer once
-// judged — the public state holds nothing earlier; after a spin, once the arrow has stopped), the club tables, the game table and the
-// league's season rating (the public league endpoint, fetched again on each `league` notice). A plain
-// document for a phone: no animation, no images, redrawn from each state.
+// The audience page: score, the round (once the arrow has stopped; the answer once judged: the
+// public state holds nothing earlier), club tables, game table, the league's season rating
+// (fetched again on each `league` notice). Plain, for a phone: redrawn from each state.
 
 import { bdi, h, setName, setText } from "../lib/dom.js";
 import { leagueText } from "../lib/league.js";
@@ -27,11 +26,12 @@ export default function create(stage, ctx) {
     document.body.classList.toggle("no-game", !state);
     clearInterval(ticking);
     if (!state) return;
-    setName(field("experts"), state.experts?.name || t("experts"));
+    // a club game: the team at the Central Table
+    const team = (state.teams || []).find((x) => x.id === state.central?.team);
+    setName(field("experts"), (team || state.experts)?.name || t("experts"));
     setText(field("score-experts"), String(state.score?.experts ?? 0));
     setText(field("score-viewers"), String(state.score?.viewers ?? 0));
     setText(field("winner"), state.winner ? t(`winner_${state.winner}`) : state.status === "finished" ? t("live_game_over") : "");
-    // A spun round shows once the top's arrow has stopped, as on air (the client draws again then).
     const round = revealed(state, ctx.clock) ? state.round : null;
     document.body.classList.toggle("has-round", !!round);
     if (round) {
@@ -45,8 +45,10 @@ export default function create(stage, ctx) {
     stage.querySelector(".tables").hidden = !teams.length;
     field("tables").replaceChildren(...[...teams].sort((a, b) => (b.gain ?? 0) - (a.gain ?? 0))
       .map((team) => h("li", {}, h("span", {}, bdi(team.name)), h("b", {}, String(team.gain ?? 0)))));
+    const cur = round?.sector;  // the sector in play, once the arrow has stopped
     field("sectors").replaceChildren(...(state.sectors || []).map((s) =>
-      h("li", { class: `sector ${s.played ? "played" : ""} ${s.result || ""}`, title: t(`kind_${s.kind}`) }, String(s.number))));
+      h("li", { class: `sector ${s.played ? "played" : ""} ${s.result || ""} ${s.number === cur ? "current" : ""}`,
+                title: t(`kind_${s.kind}`), "aria-current": s.number === cur ? "true" : null }, String(s.number))));
     drawTimer();
     if (state.timer?.running) ticking = setInterval(drawTimer, 100);
   }
@@ -66,7 +68,7 @@ export default function create(stage, ctx) {
       field("league").replaceChildren(...rows.map((r) =>
         h("li", {}, h("span", {}, `${r.place}. `, bdi(r.player)), h("b", {}, t.number(r.points)))));
     } catch {
-      /* the server is away: keep what is shown; the next notice fetches again */
+      /* away: keep what is shown; the next notice fetches again */
     }
   }
   loadLeague();

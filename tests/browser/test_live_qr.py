@@ -240,7 +240,7 @@ def test_the_graphics_desk_takes_the_code_and_says_why_it_cannot(srv: Server, ch
         assert (data["qr_url"], data["qr_caption"]) == (LIVE, "Следите за игрой")
 
         # the bug with no picture («—»): the code alone
-        page.click("summary:has-text('bug')")
+        page.click("summary:has-text('Логотип в углу')")
         expect(page.locator('#bug-form [name=media] option[value=""]')).to_have_count(1)
         page.select_option("#bug-form [name=media]", "")
         page.check("#bug-form [name=qr]")
@@ -260,7 +260,7 @@ def test_the_graphics_desk_takes_the_code_and_says_why_it_cannot(srv: Server, ch
         other.page.check("#slate-form [name=qr]")
         other.page.click('[data-action="slate-take"]')
         expect(other.notice("no_live_url")).to_contain_text("Не задан адрес страницы зрителей (LIVE_URL)")
-        expect(other.notice("no_live_url")).to_contain_text("set LIVE_URL")
+        expect(other.notice("no_live_url")).to_contain_text("задайте LIVE_URL")
         assert bare.api("GET", "/api/graphics")["seq"] == seq and "slate" not in on_air(bare)
         assert other.errors == []
     finally:

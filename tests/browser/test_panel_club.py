@@ -197,7 +197,7 @@ def test_best_player_after_the_experts_win(panel_server: Server, screen: ClubScr
         screen.wait_rev(rev + 1)
     state = panel_server.state(game)
     assert state["status"] == "finished" and state["winner"] == "experts"
-    expect(page.locator("#finished")).to_contain_text("Победили Знатоки, 2:0")
+    expect(page.locator("#finished")).to_contain_text("Победили знатоки, 2:0")
     expect(screen.button("spin").locator(".why")).to_have_text("Игра окончена")
 
     picker = page.locator("#best-picker")

@@ -102,7 +102,7 @@ def test_a_dropped_logo_goes_on_air_and_a_re_upload_replaces_it_without_a_stale_
 
     # on air: «Удалить» is refused with what uses it, and the picture stays
     page.locator(f'.media-card[data-id="{first["id"]}"] button[data-action="delete"]').click()
-    expect(page.locator(".media-result [data-kind=error]")).to_contain_text("bug")
+    expect(page.locator(".media-result [data-kind=error]")).to_contain_text("в эфире: Логотип в углу")
     assert first["id"] in {m["id"] for m in panel_server.api("GET", "/api/media")["media"]}
     panel_server.api("POST", "/api/graphics", {"action": "hide", "graphic": "bug"})
 
@@ -111,9 +111,9 @@ def test_hostile_files_are_refused_in_words_and_change_nothing(panel: MediaPage,
     page = panel.page
     listing = panel_server.api("GET", "/api/media")["media"]
     on_disk = files(panel_server)
-    for name, data, words in (("logo.svg", EVIL_SVG, "script"),
+    for name, data, words in (("logo.svg", EVIL_SVG, "скрипты"),
                               ("huge.png", png_header(30_000, 30_000), "30000 × 30000"),
-                              ("logo.png", EXE, "Windows program")):
+                              ("logo.png", EXE, "это EXE")):
         page.set_input_files("#media-file", files=[{"name": name, "mimeType": "image/png", "buffer": data}])
         expect(page.locator(".media-result [data-kind=error]")).to_contain_text(words, timeout=10_000)
         expect(page.locator(".media-result [data-kind=error]")).to_contain_text(name)
@@ -139,7 +139,7 @@ def test_the_desk_takes_the_show_graphics_to_air(context: BrowserContext, panel_
     slate = on_air()["slate"]
     assert slate["data"]["kind"] == "break" and slate["data"]["ends_at"] - slate["shown_at"] == 300_000
 
-    page.click("summary:has-text('ticker')")
+    page.click("summary:has-text('Бегущая строка')")
     page.fill("#ticker-form [name=items]", "Первая новость\n\nВторая новость\n")
     page.click('[data-action="ticker-take"]')
     deadline = time.monotonic() + 10
@@ -147,7 +147,7 @@ def test_the_desk_takes_the_show_graphics_to_air(context: BrowserContext, panel_
         time.sleep(0.05)
     assert on_air()["ticker"]["data"]["items"] == ["Первая новость", "Вторая новость"]
 
-    page.click("summary:has-text('credits')")
+    page.click("summary:has-text('Титры')")
     page.fill("#credits-form [name=names]", "Ведущий — Борис Крюк\nКлуб «Сова»")
     page.click('[data-action="credits-take"]')
     deadline = time.monotonic() + 10
@@ -157,7 +157,7 @@ def test_the_desk_takes_the_show_graphics_to_air(context: BrowserContext, panel_
 
     pic = panel_server.http.post(panel_server.url + "/api/media", files={"file": ("club.png", logo("#0f766e", "CLUB"))},
                                  timeout=30).json()
-    page.click("summary:has-text('bug')")
+    page.click("summary:has-text('Логотип в углу')")
     expect(page.locator(f'#bug-form [name=media] option[value="{pic["id"]}"]')).to_have_count(1)
     page.select_option("#bug-form [name=media]", pic["id"])
     page.select_option("#bug-form [name=corner]", "bottom-left")

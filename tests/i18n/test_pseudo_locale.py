@@ -28,10 +28,11 @@ OVERLAYS = (*GRAPHICS, "show")
 CLUB = {"central-table", "club-tables", "draw", "game-rating", "best-player"}
 LETTER = re.compile(r"[^\W\d_]")
 # Not words: addresses, paths and file names, keycaps, single letters («(W)»), ids like g1, and
-# month names (dates are formatted by Intl, in the pseudo-locale as en-GB).
+# month and weekday names (dates are formatted by Intl, in the pseudo-locale as en-GB).
 TECHNICAL = re.compile(r"""https?://\S+ | (?:/[\w.*<>{}-]+)+/? | \b[\w-]+\.(?:toml|json|csv)\b
     | \b(?:F\d{1,2}|Esc|Enter)\b | \b[A-Z]\b | \b[a-z]\d+\b
-    | \b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b""", re.X)
+    | \b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b
+    | \b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b""", re.X)
 
 # Every visible text (and text attribute) of the page with the element it sits in.
 COLLECT = """() => {

@@ -176,7 +176,8 @@ def test_media_users_name_the_rundown_and_the_item(tmp_path):
     doc = desk.create({"name": "Шоу"})
     desk.edit(doc["id"], {}, lambda d: model.add_item(d, model.parse_item(
         {"label": "Логотип", "graphic": "bug", "data": {"media": "m_1a2b"}}, GRAPHICS))[0], {"action": "add"})
-    assert desk.media_users("m_1a2b") == ["rundown «Шоу», item «Логотип»"]
+    assert desk.media_users("m_1a2b") == [{"kind": "rundown_item", "text": "rundown «Шоу», item «Логотип»",
+                                           "rundown": "Шоу", "item": "Логотип"}]
     assert desk.media_users("m_other") == []
 
 
