@@ -260,3 +260,9 @@ def test_compare_reads_rows_in_order_and_names_split_around_separators() -> None
     assert om.compare(model, drawn) == []
     swapped = [drawn[0], drawn[3], drawn[2], drawn[1], *drawn[4:]]
     assert any("game-rating/list" in f and "from item 1" in f for f in om.compare(model, swapped))
+
+
+def test_a_timer_started_while_the_top_turns_waits_for_the_reveal() -> None:
+    running = {"kind": "blitz", "duration_ms": 20000, "remaining_ms": 20000, "running": True, "ends_at": NOW + 20000}
+    s = state(round=a_round(kind="blitz", phase="discussion", reveal_at=NOW + 3000), timer=running)
+    assert not om.timer(s, NOW).visible and om.timer(s, NOW + 3000).texts["kind"] == om.t("timer_blitz")

@@ -177,9 +177,10 @@ def scoreboard(state: dict | None, now: int) -> Part:
 SHOWN_PHASES = {"discussion", "answer", "club_help"}
 
 
-def timer_visible(state: dict | None) -> bool:
+def timer_visible(state: dict | None, now: int) -> bool:
+    """Nothing of a round before its reveal: a timer started while the top turns waits too."""
     tm = (state or {}).get("timer")
-    if not tm or not playing(state):
+    if not tm or not playing(state) or not revealed(state, now):
         return False
     if tm.get("running"):
         return True
@@ -190,7 +191,7 @@ def timer_visible(state: dict | None) -> bool:
 
 
 def timer(state: dict | None, now: int) -> Part:
-    if not timer_visible(state):
+    if not timer_visible(state, now):
         return Part(False)
     tm = state["timer"]
     rem = remaining(tm, now)

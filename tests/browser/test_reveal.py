@@ -148,3 +148,25 @@ def test_undo_of_a_spin_cancels_the_reveal(server: Server, chromium: Browser, ta
     wait_js(page, SERVER_NOW_PAST, r["reveal_at"] + 500, timeout_ms=WAIT_MS + 6000)
     assert page.evaluate("() => window.drawnAt") == {}
     assert not page.evaluate("() => document.querySelector('[data-ref=arrow]').getAnimations().length")
+
+
+def test_a_timer_started_while_the_top_turns_waits_for_the_reveal(server: Server, chromium: Browser,
+                                                                  tabs: list[Tab]) -> None:
+    """The operator starts the blitz timer as the top still turns: its «Блиц» would give the
+    sector away, so the timer too (`timer`, and in `full`) is drawn only from `reveal_at` on."""
+    game = server.create(game_spec(), on_air=True)
+    watch = {"/overlays/timer": [("[data-part=timer] [data-ref=kind]", "Блиц"), ("[data-part=timer] [data-ref=digits]", "")],
+             "/overlays/full": [("[data-part=timer] [data-ref=kind]", "Блиц"), ("[data-part=timer] [data-ref=digits]", "")]}
+    pages = {path: open_page(chromium, server.url + path, tabs) for path in watch}
+    for path, page in pages.items():
+        page.evaluate(WATCH_JS, watch[path])
+    r = server.play(game, "spin", landed=5)["round"]
+    assert r["kind"] == "blitz"
+    state = server.play(game, "start_timer")
+    assert state["timer"]["running"] and state["round"]["reveal_at"] == r["reveal_at"]
+    for path, page in pages.items():
+        for sel, _ in watch[path]:
+            wait_js(page, "(sel) => sel in window.drawnAt", sel, timeout_ms=WAIT_MS + 6000)
+        first = page.evaluate("() => window.drawnAt")
+        for sel, _ in watch[path]:
+            assert first[sel] >= r["reveal_at"], (path, sel, first[sel] - r["reveal_at"])
