@@ -187,7 +187,7 @@ def test_the_draw_shows_the_candidates_then_the_team_drawn_for_the_pages_own_whi
     waiting = om.draw(club_state(), {}, NOW)
     assert waiting.texts == {"title": om.t("draw_title"), "reel": "?"} and len(waiting.seq["chips"]) == 4
     one = om.draw(club_state(central={"team": None, "candidates": ["t3"], "seated": [], "left": None}), {}, NOW)
-    assert one.texts == {"title": om.t("draw_seated"), "reel": "Команда 3"}
+    assert one.texts == {"title": om.t("draw_seated"), "reel": "Команда 3"} and one.seq == {"chips": []}
     # after a lost round the candidates wait for the club tables' answers
     lost = club_state(central={"team": None, "candidates": [], "seated": ["t1"], "left": "t1"},
                       round=a_round(phase="closed", club_correct=None))

@@ -420,13 +420,14 @@ def draw(state: dict | None, entries: dict, now: int) -> Part:
             return Part(False)
         names = [team_name(state, i) for i in ids]
         return Part(True, texts={"title": t("draw_title" if len(ids) > 1 else "draw_seated"),
-                                 "reel": "?" if len(ids) > 1 else names[0]}, seq={"chips": names})
+                                 "reel": "?" if len(ids) > 1 else names[0]},
+                    seq={"chips": names if len(ids) > 1 else []})  # a single candidate just sits: no chips
     if seat is None:
         return Part(False)
     everyone = {team_name(state, x["id"]) for x in state.get("teams") or []}
     # after a spin the reel stops on the team; its neighbours fade but may still be drawn
     return Part(True, texts={"title": t("draw_seated")}, contains=[team_name(state, seat)],
-                one_of={"reel": everyone, "chips": everyone},
+                one_of={"reel": everyone},
                 may_be_empty=not on_air_entry(entries, "draw", now))
 
 
