@@ -51,10 +51,10 @@ SETTLE_S = 3.0  # a page at rest has this long to fetch the league data or finis
 TEAMS = ["Сова", "Ёж", "Лиса", "Барсук", "Енот", "Бобр"]
 
 
-def club_spec() -> dict:
+def club_spec(day: str = "2026-05-02-sat-oracle") -> dict:
     teams = [{"id": f"t{i}", "name": f"Команда «{name}»", "players": [f"{name} {k}" for k in range(1, 7)]}
              for i, name in enumerate(TEAMS, 1)]
-    return {"rules": "club", "title": "Клубная игра", "target": 3, "game_day": "2026-05-02-sat-oracle",
+    return {"rules": "club", "title": "Клубная игра", "target": 2, "game_day": day,
             "timers": {"minute": 60_000}, "teams": teams}
 
 
@@ -280,6 +280,26 @@ class ClubOperator(RuleBasedStateMachine):
         club_look(self.w, self.lg)
 
 
+def finale(world: World, league: League) -> None:
+    """Every run ends on a game the experts win, with its best player named (a short random run
+    rarely gets there): the best player's screen, the final score, a look."""
+    world.game = world.srv.create(club_spec(day="2026-05-09-sat-oracle"), on_air=True)  # a day nobody has lost on
+    world.step("finale: new club game on air")
+    srv = world.srv
+    srv.play(world.game, "seat_team", team="t2")
+    for answered in (["t3"], []):
+        srv.play(world.game, "spin")
+        srv.play(world.game, "start_timer")
+        srv.play(world.game, "judge", correct=True)
+        srv.play(world.game, "club_answers", correct=answered)
+    state = srv.play(world.game, "best_player", player="Ёж 3")
+    assert state["status"] == "finished" and state["best_player"] == "Ёж 3"
+    world.step("seat t2, two rounds won, best player «Ёж 3»")
+    league_cues(srv, league)  # every league board on air again for this look
+    world.step("show season-rating, final-teams, series")
+    club_look(world, league)
+
+
 @pytest.fixture(scope="module")
 def club_oracle(tmp_path_factory: pytest.TempPathFactory, chromium: Browser) -> Iterator[World]:
     """A real server with the league staged and a club game on air, every club and league page
@@ -301,6 +321,7 @@ def club_oracle(tmp_path_factory: pytest.TempPathFactory, chromium: Browser) -> 
             ClubOperator.seed = seed + i
             run_state_machine_as_test(ClubOperator, settings=settings(max_examples=1, stateful_step_count=STEPS,
                                                                       phases=[Phase.generate]))
+        finale(world, league)
         print(f"\nclub oracle: {EXAMPLES} example(s) × ≤{STEPS} steps (seed {seed}), {world.presses} presses, {world.looks} looks, "
               f"{time.monotonic() - started:.0f} s, {sum(map(len, world.findings.values()))} mismatches")
         print("  steps: " + " → ".join(world.log))
