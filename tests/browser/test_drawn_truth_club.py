@@ -13,7 +13,9 @@ The league graphics fetch their data when the server says league data changed (s
 (`SETTLE_S`): a page that still disagrees then has a wrong picture at rest, a mismatch.
 
 The sibling of tests/browser/test_drawn_truth.py (its world, rest and operator pacing); figures:
-ORACLE_EXAMPLES × ORACLE_CLUB_STEPS steps (CI: 1 × 12).
+ORACLE_EXAMPLES × ORACLE_CLUB_STEPS steps (CI: 1 × 12 on CI_SEED), then the finale (an experts'
+win with its best player, every league board on air) and a last look. Runs by hand:
+docs/TESTING.md.
 """
 from __future__ import annotations
 
