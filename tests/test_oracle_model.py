@@ -246,6 +246,12 @@ def test_the_league_boards_are_cues_over_the_public_league_data() -> None:
     final = om.page_model("final-teams", None, cue("final-teams"), NOW, league)["final-teams"]
     assert final.texts["club-score"] == "1 : 2" and final.texts["central-score"] == ""
     assert final.texts["foot"] == om.t("league_provisional")
+    # a Final game's line-up replaces the proposal once both are made (the page, once merged with it)
+    both = {**SEASON, "final": {"winner": None, "games": [
+        {"final_team": side, "team": side, "players": [f"{side} 1"], "score": {"experts": 0, "viewers": 0},
+         "status": "playing"} for side in ("club", "central_table")]}}
+    made = om.page_model("final-teams", None, cue("final-teams"), NOW, {"seasons": both})["final-teams"]
+    assert made.seq["club"] == ["club 1"] and made.texts["foot"] == ""
     series = om.page_model("series", None, cue("series"), NOW, league)["series"]
     assert series.seq["duels"] == ["Кино", "3:1", "Спорт", "0:1"]
     # the final table: finished games by margin, then the games still playing

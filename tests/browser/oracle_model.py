@@ -503,14 +503,19 @@ def league_graphic(name: str, entries: dict, now: int, data: dict | None) -> Par
         games = (data.get("final") or {}).get("games") or []
         score = lambda side: next((f"{g['score']['experts']} : {g['score']['viewers']}"  # noqa: E731
                                    for g in games if g.get("final_team") == side), "")
+        # once a Final game names its line-up (`players`), that is the team, not the proposal
+        played = lambda side: next((g["players"] for g in games  # noqa: E731
+                                    if g.get("final_team") == side and g.get("players")), None)
+        lineup = {side: played(side) or teams[side] for side in ("club", "central_table")}
+        proposal = not played("club") or not played("central_table")
         winner = (data.get("final") or {}).get("winner")
         sphinx = (data.get("awards") or {}).get("crystal_sphinx")
         foot = (f"{lt('winner')}: {lt(winner)}" + (f" · {lt('sphinx')}: {norm(sphinx)}" if sphinx else "") if winner
-                else lt("provisional") if teams.get("provisional") else "")
+                else lt("provisional") if teams.get("provisional") and proposal else "")
         return Part(True, texts={"title": lt("final"), "sub": norm(data["season"]["name"]), "club-name": lt("club"),
                                  "central-name": lt("central_table"), "club-score": score("club"),
                                  "central-score": score("central_table"), "foot": foot},
-                    seq={"club": [norm(p) for p in teams["club"]], "central": [norm(p) for p in teams["central_table"]]})
+                    seq={"club": [norm(p) for p in lineup["club"]], "central": [norm(p) for p in lineup["central_table"]]})
     # series: the duels (each team's score against the viewers), the final table by margin
     entry = lambda g: [norm(g["team"]), f"{g['score']['experts']}:{g['score']['viewers']}"]  # noqa: E731
     final = sorted((data.get("final") or {}).get("games") or [],
