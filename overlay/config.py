@@ -35,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "PROXY_HOPS": 1,                   # how many proxies in a row stand in front of us
     "HSTS_SECONDS": 0,                 # Strict-Transport-Security max-age on HTTPS answers; 0: off
     "LIVE_URL": None,                  # the audience page's public address, for its QR code (overlay/web/live.py)
+    "THEME": "classic",                # the house theme: overlays without ?theme=, and the sides' colours of the panel and /live
     "REDIS": None,                     # redis://HOST:PORT/DB: publish public state for edges (overlay/broadcast/relay.py)
     "REDIS_KEY": None,                 # the key writer and edges sign Redis values with (HMAC-SHA256) ...
     "REDIS_KEY_FILE": None,            # ... or a file holding it; else <data>/redis_key (the writer makes one)
@@ -43,7 +44,7 @@ DEFAULTS: dict[str, Any] = {
     "HEADER_TIMEOUT": 10,              # seconds from idle to a whole request head; then the connection is closed
 }
 # Values read from the environment as text, never parsed as JSON (a password "123456" stays text).
-TEXT_KEYS = {"DATA", "REDIS", "REDIS_KEY", "REDIS_KEY_FILE", "LIVE_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
+TEXT_KEYS = {"DATA", "THEME", "REDIS", "REDIS_KEY", "REDIS_KEY_FILE", "LIVE_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
 ASYNC_MODES = ("eventlet", "threading", "gevent")
 
 

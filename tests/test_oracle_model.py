@@ -147,3 +147,128 @@ def test_a_judged_blitz_mark_needs_no_number_and_a_passed_roll_no_text() -> None
     assert model["credits"].visible and om.compare(model, []) == []
     looping = {"layers": {"back": {"graphic": "credits", "data": {"names": ["Анна"], "loop": True}, "shown_at": NOW}}}
     assert om.compare(om.page_model("show", None, looping, NOW), []) == ["credits: must be on air, draws nothing"]
+
+
+# --- club and league graphics ----------------------------------------------------------------------
+
+def club_state(**over: object) -> dict:
+    teams = [{"id": f"t{i}", "name": f"Команда {i}", "players": [f"Игрок {i}.{k}" for k in (1, 2)],
+              "lost_round": False, "correct": 0, "central_correct": 0, "gain": 0} for i in range(1, 5)]
+    base = state(rules="club", teams=teams, experts=None,
+                 central={"team": None, "candidates": ["t1", "t2", "t3", "t4"], "seated": [], "left": None, "players": []},
+                 best_player=None, winner=None)
+    return {**base, **over}
+
+
+def test_the_central_table_strap_names_the_seated_team_while_the_game_is_played() -> None:
+    s = club_state(central={"team": "t2", "candidates": [], "seated": ["t2"], "left": None, "players": []})
+    strap = om.page_model("central-table", s, {}, NOW)["central-table"]
+    assert strap.visible and strap.texts["name"] == "Команда 2" and strap.seq["players"] == ["Игрок 2.1", "Игрок 2.2"]
+    assert not om.page_model("central-table", club_state(), {}, NOW)["central-table"].visible  # nobody sits
+    over = {**s, "status": "finished"}
+    assert not om.page_model("central-table", over, {}, NOW)["central-table"].visible
+    cued = {"graphics": {"central-table": {"data": {}, "shown_at": NOW - 10}}}
+    assert om.page_model("central-table", over, cued, NOW)["central-table"].visible
+    assert om.scoreboard(s, NOW).texts["team"] == "Команда 2" and om.scoreboard(club_state(), NOW).texts["team"] == ""
+
+
+def test_the_club_tables_number_every_team_and_count_the_answers_once_in() -> None:
+    r = a_round(central_team="t1", club_correct=None, reveal_at=NOW + 2000)
+    tables = om.club_tables(club_state(round=r), {}, NOW)
+    assert tables.seq["grid"] == ["1", "Команда 1", "2", "Команда 2", "3", "Команда 3", "4", "Команда 4"]
+    assert tables.texts == {"sector": "", "count": om.t("answers_pending")}  # the top still turns
+    answered = om.club_tables(club_state(round={**r, "club_correct": ["t2"]}), {}, NOW + 2000)
+    assert answered.texts == {"sector": "Сектор 5", "count": om.t("answered_n_of", n=1, total=3)}
+    assert om.club_tables(club_state(), {}, NOW).texts["count"] == ""
+    assert not om.club_tables(state(), {}, NOW).visible  # a tv game
+
+
+def test_the_draw_shows_the_candidates_then_the_team_drawn_for_the_pages_own_while() -> None:
+    waiting = om.draw(club_state(), {}, NOW)
+    assert waiting.texts == {"title": om.t("draw_title"), "reel": "?"} and len(waiting.seq["chips"]) == 4
+    one = om.draw(club_state(central={"team": None, "candidates": ["t3"], "seated": [], "left": None}), {}, NOW)
+    assert one.texts == {"title": om.t("draw_seated"), "reel": "Команда 3"} and one.seq == {"chips": []}
+    # after a lost round the candidates wait for the club tables' answers
+    lost = club_state(central={"team": None, "candidates": [], "seated": ["t1"], "left": "t1"},
+                      round=a_round(phase="closed", club_correct=None))
+    assert not om.draw(lost, {}, NOW).visible
+    seated = club_state(central={"team": "t3", "candidates": [], "seated": ["t3"], "left": None})
+    held = om.draw(seated, {}, NOW)
+    assert held.may_be_empty and held.contains == ["Команда 3"]
+    assert not om.draw(seated, {"draw": {"data": {}, "shown_at": NOW}}, NOW).may_be_empty  # cued: it must stay
+
+
+def test_the_game_rating_orders_by_points_and_shares_places() -> None:
+    teams = club_state()["teams"]
+    for team, (correct, central) in zip(teams, [(1, 0), (2, 1), (1, 0), (0, 0)]):
+        team.update(correct=correct, central_correct=central, gain=correct + central)
+    rows = om.game_rating(club_state(teams=teams), {}, NOW).seq["list"]
+    assert [rows[i:i + 5] for i in range(0, len(rows), 5)] == [
+        ["1", "Команда 2", "2", "1", "3"], ["2–3", "Команда 1", "1", "0", "1"], ["2–3", "Команда 3", "1", "0", "1"],
+        ["4", "Команда 4", "0", "0", "0"]]
+
+
+def test_the_best_player_is_named_with_the_team_they_sat_with_and_the_score() -> None:
+    s = club_state(status="finished", winner="experts", best_player="Игрок 3.2", score={"experts": 6, "viewers": 4},
+                   central={"team": "t3", "candidates": [], "seated": ["t1", "t3"], "left": None})
+    bp = om.best_player(s, {}, NOW)
+    assert bp.texts == {"name": "Игрок 3.2", "team": "Команда 3", "score": f"{om.t('winner_experts')} · 6 : 4"}
+    assert not om.best_player(club_state(), {}, NOW).visible
+
+
+SEASON = {"season": {"id": "s1", "name": "Сезон 2026"},
+          "rating": [{"place": "1", "player": "Анна", "points": 5, "games": 1},
+                     {"place": "2", "player": "Борис", "points": 3, "games": 2}],
+          "final_teams": {"club": ["Анна"], "central_table": ["Борис"], "provisional": True},
+          "final": {"winner": None, "games": [{"final_team": "club", "team": "Клуб", "score": {"experts": 1, "viewers": 2},
+                                              "status": "playing"}]},
+          "awards": {"crystal_sphinx": None}}
+SERIES = {"name": "Битва звёзд", "winner": None,
+          "duels": [{"scope": "duel", "winner": None, "games": [
+              {"team": "Кино", "score": {"experts": 3, "viewers": 1}, "status": "finished"},
+              {"team": "Спорт", "score": {"experts": 0, "viewers": 1}, "status": "playing"}]}],
+          "final": {"scope": "final", "winner": None, "games": [
+              {"team": "Кино", "score": {"experts": 3, "viewers": 2}, "status": "finished"},
+              {"team": "Спорт", "score": {"experts": 3, "viewers": 0}, "status": "finished"},
+              {"team": "Театр", "score": {"experts": 5, "viewers": 0}, "status": "playing"}]}}
+
+
+def cue(name: str, **data: object) -> dict:
+    return {"graphics": {name: {"data": data, "shown_at": NOW - 10}}}
+
+
+def test_the_league_boards_are_cues_over_the_public_league_data() -> None:
+    league = {"seasons": SEASON, "series": SERIES}
+    assert not om.page_model("season-rating", None, {}, NOW, league)["season-rating"].visible  # not cued
+    assert not om.page_model("season-rating", None, cue("season-rating"), NOW, {})["season-rating"].visible  # no data
+    rating = om.page_model("season-rating", None, cue("season-rating", top=1), NOW, league)["season-rating"]
+    assert rating.seq["list"] == ["1", "Анна", "1 игра", "5"] and rating.texts["sub"] == "Сезон 2026"
+    final = om.page_model("final-teams", None, cue("final-teams"), NOW, league)["final-teams"]
+    assert final.texts["club-score"] == "1 : 2" and final.texts["central-score"] == ""
+    assert final.texts["foot"] == om.t("league_provisional")
+    # a Final game's line-up replaces the proposal once both are made (the page, once merged with it)
+    both = {**SEASON, "final": {"winner": None, "games": [
+        {"final_team": side, "team": side, "players": [f"{side} 1"], "score": {"experts": 0, "viewers": 0},
+         "status": "playing"} for side in ("club", "central_table")]}}
+    made = om.page_model("final-teams", None, cue("final-teams"), NOW, {"seasons": both})["final-teams"]
+    assert made.seq["club"] == ["club 1"] and made.texts["foot"] == ""
+    series = om.page_model("series", None, cue("series"), NOW, league)["series"]
+    assert series.seq["duels"] == ["Кино", "3:1", "Спорт", "0:1"]
+    # the final table: finished games by margin, then the games still playing
+    assert series.seq["final"] == ["1", "Спорт", "3:0", "2", "Кино", "3:2", "3", "Театр", "5:0"]
+
+
+def test_compare_reads_rows_in_order_and_names_split_around_separators() -> None:
+    model = {"game-rating": om.Part(True, seq={"list": ["1", "Сова", "2", "Ёж"]}),
+             "series": om.Part(True, texts={"winner": "Победитель: Кино"})}
+    drawn = [Drawn("1", "game-rating", "list"), Drawn("Сова", "game-rating", "list"), Drawn("2", "game-rating", "list"),
+             Drawn("Ёж", "game-rating", "list"), Drawn("Победитель:", "series", "winner"), Drawn("Кино", "series", "winner")]
+    assert om.compare(model, drawn) == []
+    swapped = [drawn[0], drawn[3], drawn[2], drawn[1], *drawn[4:]]
+    assert any("game-rating/list" in f and "from item 1" in f for f in om.compare(model, swapped))
+
+
+def test_a_timer_started_while_the_top_turns_waits_for_the_reveal() -> None:
+    running = {"kind": "blitz", "duration_ms": 20000, "remaining_ms": 20000, "running": True, "ends_at": NOW + 20000}
+    s = state(round=a_round(kind="blitz", phase="discussion", reveal_at=NOW + 3000), timer=running)
+    assert not om.timer(s, NOW).visible and om.timer(s, NOW + 3000).texts["kind"] == om.t("timer_blitz")

@@ -116,7 +116,8 @@ class Graphics:
                 data = showgfx.check(name, data, now, self.live_url)
                 duration = data.get("duration_ms")
                 shown[name] = {"data": data, "shown_at": now,
-                               "expires_at": now + duration if duration else None}
+                               "expires_at": showgfx.earliest(now + duration if duration else None,
+                                                              showgfx.natural_end(name, data, now))}
             elif action == "hide":
                 hidden.append(name)
             # "clear": neither taken nor hidden — the graphic follows the game by itself again

@@ -117,6 +117,49 @@ def credits(data: dict, now: int, live_url: str | None = None) -> dict:
     return data
 
 
+# The credits roll's box model (static/overlays/credits.css: fixed line heights, a 900 px column
+# in the 972 px high safe area): what the server needs to know when a roll without `loop` has
+# passed, so the rundown's program and `graphics` take it out then, as the output does.
+CREDITS_WINDOW_PX = 972
+CREDITS_TITLE_PX, CREDITS_TITLE_GAP_PX = 76, 60
+CREDITS_ROLE_PX, CREDITS_NAME_PX, CREDITS_ROW_GAP_PX = 36, 56, 34
+CREDITS_SPEED = 70  # px/s, as credits.js
+# characters a 900 px line surely holds (wide glyphs, a word that does not fit going down whole):
+# a longer text is counted as wrapping, so the estimate never ends a roll before its last name
+_CREDITS_CHARS = {"title": 18, "role": 30, "name": 26}
+
+
+def _lines(text: str, kind: str) -> int:
+    return max(1, -(-len(text.strip()) // _CREDITS_CHARS[kind]))
+
+
+def credits_roll_ms(data: dict) -> int | None:
+    """How long a roll without `loop` takes to pass (its first line in at the bottom, its last out
+    at the top), in ms; None for a looping roll, which stays until taken out."""
+    if data.get("loop") or not isinstance(data.get("names"), list):
+        return None
+    height = _lines(data.get("title") or "Титры", "title") * CREDITS_TITLE_PX + CREDITS_TITLE_GAP_PX
+    for row in data["names"]:
+        row = row if isinstance(row, dict) else {"name": row}
+        role = row.get("role") or ""
+        height += ((_lines(role, "role") * CREDITS_ROLE_PX) if role.strip() else 0) \
+            + _lines(str(row.get("name") or ""), "name") * CREDITS_NAME_PX + CREDITS_ROW_GAP_PX
+    speed = data.get("speed") if isinstance(data.get("speed"), int) else CREDITS_SPEED
+    return -(-(CREDITS_WINDOW_PX + height) * 1000 // speed)
+
+
+def natural_end(name: str, data: dict, shown_at: int) -> int | None:
+    """Server ms at which a shown graphic leaves the air by itself whatever its item says (a
+    one-time credits roll that has passed), or None."""
+    roll = credits_roll_ms(data) if name == "credits" else None
+    return None if roll is None else shown_at + roll
+
+
+def earliest(*ends: int | None) -> int | None:
+    known = [e for e in ends if isinstance(e, int)]
+    return min(known) if known else None
+
+
 def lower_third(data: dict, now: int, live_url: str | None = None) -> dict:
     if data.get("style", "plain") not in ("plain", "photo"):
         raise _fail("'style' must be \"plain\" or \"photo\" (two lines and a photo).")

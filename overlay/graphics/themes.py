@@ -28,6 +28,7 @@ bp = Blueprint("themes", __name__)
 def register(app: Flask) -> None:
     app.register_blueprint(bp)
     app.add_template_global(theme_exists)
+    app.add_template_global(house_theme)
     app.add_template_global(theme_url)
     app.add_template_global(theme_logo_url)
 
@@ -61,12 +62,22 @@ def theme_exists(name: Any) -> bool:
     return _valid(name) and (custom_theme(name) or shipped_theme(name)) is not None
 
 
+def house_theme() -> str:
+    """The house theme (config `THEME`): overlays opened without `?theme=` use it, and the panel
+    and `/live` take the sides' colours from it, so each side has one colour everywhere (a
+    custom theme's too). An unknown name: the default theme."""
+    name = current_app.config.get("THEME") or DEFAULT
+    return name if theme_exists(name) else DEFAULT
+
+
 def theme_url(name: Any) -> str:
     """The stylesheet an overlay links for `?theme=name`: the data folder's, the shipped one,
-    or the default theme when there is no such theme."""
-    if _valid(name) and custom_theme(name):
+    or the house theme when there is no such theme."""
+    if not theme_exists(name):
+        name = house_theme()
+    if custom_theme(name):
         return url_for("themes.theme_file", filename=f"{name}.css")
-    if not (_valid(name) and shipped_theme(name)):
+    if not shipped_theme(name):
         name = DEFAULT
     return url_for("static", filename=f"themes/{name}.css")
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..graphics.game import GRAPHICS, Graphics
-from ..graphics.show import STACK_LEVELS, stack_of
+from ..graphics.show import STACK_LEVELS, earliest, natural_end, stack_of
 from ..ograf import items as ograf_items
 from ..schema import media_fields
 from ..rules import InputError, RuleError
@@ -255,6 +255,8 @@ class Rundowns:
                                 and 500 <= duration <= 60_000 else model.STING_MS)
         else:
             expires_at = now + out if isinstance(out, int) else None
+        if not keep:  # a one-time credits roll goes out once it has passed, whatever the item's out
+            expires_at = earliest(expires_at, natural_end(item["graphic"], data, shown_at))
         return {"rundown": doc["id"], "item": item["id"], "label": item["label"], "graphic": item["graphic"],
                 "data": data, "step": step, "out": out, "stack": stack_of(item["graphic"], item.get("stack")),
                 "shown_at": shown_at, "expires_at": expires_at, **extra}

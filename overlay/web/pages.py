@@ -7,6 +7,7 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from jinja2 import TemplateNotFound
 
 from ..graphics.game import GRAPHICS
+from ..graphics.themes import house_theme
 from ..i18n.web import page_lang
 
 bp = Blueprint("pages", __name__)
@@ -39,7 +40,7 @@ def overlay(name: str) -> Any:
         return render_template(
             f"overlays/{name}.html", graphic=name, game_id=game,
             lang=page_lang(),
-            theme="".join(c for c in request.args.get("theme", "classic") if c.isalnum() or c in "-_")[:40],
+            theme="".join(c for c in (request.args.get("theme") or house_theme()) if c.isalnum() or c in "-_")[:40],
             sound=request.args.get("sound") == "1", query=request.args.to_dict(),
             parts=show_parts() if name == SHOW else [])
     except TemplateNotFound:

@@ -4,6 +4,7 @@
 // optional signals (?sound=1) at start, at 10 s left and at time-up.
 
 import { part, setText, show } from "../lib/dom.js";
+import { revealed } from "../lib/reveal.js";
 import { FramePace, WARNING_MS, formatRemaining, remainingMs } from "../lib/timer.js";
 
 const TICKS = 60;
@@ -17,9 +18,13 @@ function countdownKey(state) {
   return [state.id, r?.sector, r?.question, tm.kind, tm.duration_ms].join("|");
 }
 
-export function timerVisible(state) {
+/** Whether the timer is on air. Never while the top still turns (`round.reveal_at`): a blitz
+ * timer's «Блиц», or any countdown of the new round, would give the sector away; the shared
+ * client draws the state again at the reveal. */
+export function timerVisible(state, clock) {
   const tm = state?.timer;
   if (!tm || state.status !== "playing") return false;
+  if (clock && !revealed(state, clock)) return false;
   if (tm.running) return true;
   const r = state.round;
   if (!r || !SHOWN_PHASES.has(r.phase)) return false;
@@ -107,14 +112,15 @@ export default function create(root, ctx) {
         key = newKey;
         lastRemaining = null;
       }
-      visible = timerVisible(state);
+      const wasVisible = visible;
+      visible = timerVisible(state, clock);
       show(el, visible);
       if (timer) setText(kind, t(`timer_${timer.kind}`));
 
       // A fresh start seen live (not on load): the countdown is new, or it was waiting full.
       if (prev !== undefined && timer?.running && visible) {
         const fresh =
-          prevKey !== key ||
+          prevKey !== key || !wasVisible || // (a start held back until the reveal sounds then)
           !prevTimer?.running && (prevTimer?.remaining_ms ?? 0) >= (prevTimer?.duration_ms ?? 1);
         if (fresh && remainingMs(timer, clock) > timer.duration_ms - 3000) signal("start");
       }

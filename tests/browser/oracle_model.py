@@ -29,7 +29,10 @@ GAME_LEVEL = 1  # every game graphic (scoreboard, timer, table, question, blitz,
 
 TV_PARTS = ("table", "scoreboard", "blitz", "question", "timer", "lower-third", "result")
 SHOW_GRAPHICS = ("bug", "ticker", "slate", "credits")
-MODELLED = frozenset({*TV_PARTS, "full", "show", *SHOW_GRAPHICS})  # pages page_model knows
+CLUB_GRAPHICS = ("central-table", "club-tables", "draw", "game-rating", "best-player")
+LEAGUE_TOP = 40  # static/lib/league.js: the most rows a season board draws (written out, not imported: the oracle checks the product)
+LEAGUE_GRAPHICS = ("season-rating", "final-teams", "series")  # cues over the public league data
+MODELLED = frozenset({*TV_PARTS, "full", "show", *SHOW_GRAPHICS, *CLUB_GRAPHICS, *LEAGUE_GRAPHICS})
 # Parts whose design clips text on purpose (a crawl, a roll): cut text there is not a defect.
 CLIPPING_PARTS = frozenset({"ticker", "credits"})
 
@@ -52,6 +55,33 @@ def catalog(lang: str = "ru") -> dict[str, str]:
 
 def t(key: str, **fields: Any) -> str:
     return catalog()[key].format(**fields)
+
+
+@cache
+def plurals(lang: str = "ru") -> dict[str, tuple[str, ...]]:
+    """The on-air plural messages (`air.*`, without the prefix): key → its forms."""
+    from babel.messages.pofile import read_po
+
+    with open(ROOT / "overlay/i18n/locales" / lang / "LC_MESSAGES/messages.po", "rb") as f:
+        cat = read_po(f)
+    return {m.id[0][4:]: tuple(m.string) for m in cat if isinstance(m.id, tuple) and m.id[0].startswith("air.")}
+
+
+def ru_form(n: int) -> int:
+    """The Russian catalog's plural rule (its Plural-Forms header)."""
+    if n % 10 == 1 and n % 100 != 11:
+        return 0
+    return 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2
+
+
+def tn(key: str, n: int) -> str:
+    return plurals()[key][ru_form(n)].format(n=n)
+
+
+def squash(text: str) -> str:
+    """A text without its spaces: a ref drawn as several text nodes (a name isolated in <bdi>
+    between separators) is read back node by node, each trimmed."""
+    return re.sub(r"\s+", "", text.replace("\u00a0", "").replace("\u202f", ""))
 
 
 def norm(text: str) -> str:
@@ -106,6 +136,7 @@ class Part:
     picture: bool = False  # a picture must be drawn (pixels checked by the test)
     level: int = GAME_LEVEL
     may_be_empty: bool = False  # it may have left the air by itself (a roll that has passed)
+    seq: dict[str, list[str]] = field(default_factory=dict)  # [data-ref] → its texts in document order (rows)
 
 
 Model = dict[str, Part]
@@ -137,16 +168,20 @@ def scoreboard(state: dict | None, now: int) -> Part:
         and not ((state.get("club_help") or {}).get("used", True)),
         t("decisive_badge"): bool((state.get("decisive") or {}).get("active")),
     }
-    return Part(True, texts={"experts": str(score.get("experts", 0)), "viewers": str(score.get("viewers", 0))},
+    part = Part(True, texts={"experts": str(score.get("experts", 0)), "viewers": str(score.get("viewers", 0))},
                 contains=[b for b, on in badges.items() if on], absent=[b for b, on in badges.items() if not on])
+    if state.get("rules") == "club":  # the experts are the team at the Central Table, when one sits
+        part.texts["team"] = norm((central_team(state) or {}).get("name") or "")
+    return part
 
 
 SHOWN_PHASES = {"discussion", "answer", "club_help"}
 
 
-def timer_visible(state: dict | None) -> bool:
+def timer_visible(state: dict | None, now: int) -> bool:
+    """Nothing of a round before its reveal: a timer started while the top turns waits too."""
     tm = (state or {}).get("timer")
-    if not tm or not playing(state):
+    if not tm or not playing(state) or not revealed(state, now):
         return False
     if tm.get("running"):
         return True
@@ -157,7 +192,7 @@ def timer_visible(state: dict | None) -> bool:
 
 
 def timer(state: dict | None, now: int) -> Part:
-    if not timer_visible(state):
+    if not timer_visible(state, now):
         return Part(False)
     tm = state["timer"]
     rem = remaining(tm, now)
@@ -302,9 +337,10 @@ def tv_parts(state: dict | None, entries: dict, now: int, *, full: bool) -> Mode
     return model
 
 
-def page_model(page: str, state: dict | None, gfx: dict, now: int) -> Model:
+def page_model(page: str, state: dict | None, gfx: dict, now: int, league: dict | None = None) -> Model:
     """What `/overlays/<page>` must draw. `gfx`: the last `graphics` message ({graphics, hidden,
-    layers}); `now`: server epoch ms of the look."""
+    layers}); `now`: server epoch ms of the look; `league`: the public league views the league
+    graphics draw from ({"seasons": GET /api/public/seasons/<id>, "series": .../series/<id>})."""
     entries = gfx.get("graphics") or {}
     hidden = set(gfx.get("hidden") or [])
     if page == "show":
@@ -315,12 +351,181 @@ def page_model(page: str, state: dict | None, gfx: dict, now: int) -> Model:
         model = {page: tv_parts(state, entries, now, full=False)[page]}
     elif page in SHOW_GRAPHICS:
         model = {page: show_graphic(page, entries, now)}
+    elif page in CLUB_GRAPHICS:
+        model = {page: CLUB_MODELS[page](state, entries, now)}
+    elif page in LEAGUE_GRAPHICS:
+        model = {page: league_graphic(page, entries, now, (league or {}).get(LEAGUE_KIND[page]))}
     else:
         raise ValueError(f"no model of /overlays/{page}")
     if page != "show" and (page in hidden):
         return {k: Part(False, level=v.level) for k, v in model.items()}
     # `hide` takes a game graphic's part off air whatever the state says (cue-driven ones leave `graphics`)
     return {k: (Part(False, level=v.level) if k in hidden else v) for k, v in model.items()}
+
+
+# --- club graphics (static/overlays/README.md: central-table, club-tables, draw, game-rating, best-player)
+
+def club(state: dict | None) -> bool:
+    return bool(state) and state.get("rules") == "club" and bool(state.get("teams"))
+
+
+def central_team(state: dict | None) -> dict | None:
+    if not state or state.get("rules") != "club":
+        return None
+    seat = (state.get("central") or {}).get("team")
+    return next((x for x in state.get("teams") or [] if x["id"] == seat), None) if seat else None
+
+
+def team_name(state: dict, team_id: str) -> str:
+    return norm(next((x["name"] for x in state.get("teams") or [] if x["id"] == team_id), str(team_id)))
+
+
+def central_table(state: dict | None, entries: dict, now: int) -> Part:
+    """The seated team and its players, while the game is played (or while cued)."""
+    team = central_team(state)
+    if not team or not (playing(state) or on_air_entry(entries, "central-table", now)):
+        return Part(False)
+    return Part(True, texts={"name": norm(team["name"])}, seq={"players": [norm(p) for p in team.get("players") or []]},
+                contains=[t("central_table")])
+
+
+def club_tables(state: dict | None, entries: dict, now: int) -> Part:
+    """Every team as a numbered table; the sector once revealed; how many tables answered."""
+    if not club(state):
+        return Part(False)
+    r = state.get("round") or None
+    teams = state["teams"]
+    answered = (r or {}).get("club_correct")
+    asked = (r or {}).get("central_team")
+    if not r:
+        count = ""
+    elif answered is not None:
+        count = t("answered_n_of", n=len(answered), total=len([x for x in teams if x["id"] != asked]))
+    else:
+        count = t("answers_pending")
+    return Part(True, texts={"sector": t("sector_n", n=r["sector"]) if r and revealed(state, now) else "", "count": count},
+                seq={"grid": [x for i, team in enumerate(teams) for x in (str(i + 1), norm(team["name"]))]},
+                contains=[t("club_tables"), t("legend_correct"), t("legend_lost")])
+
+
+def draw(state: dict | None, entries: dict, now: int) -> Part:
+    """The candidates for the free seat; the team drawn, for a while after it sits (the page's
+    own hold, which only the page can time: then it may have gone), or while cued."""
+    c = (state or {}).get("central") if (state or {}).get("rules") == "club" else None
+    if not c:
+        return Part(False)
+    seat, ids = c.get("team"), c.get("candidates") or []
+    if seat is None and playing(state):
+        known = c.get("left") is None or ((state.get("round") or {}).get("club_correct") is not None)
+        if not (known and ids):
+            return Part(False)
+        names = [team_name(state, i) for i in ids]
+        return Part(True, texts={"title": t("draw_title" if len(ids) > 1 else "draw_seated"),
+                                 "reel": "?" if len(ids) > 1 else names[0]},
+                    seq={"chips": names if len(ids) > 1 else []})  # a single candidate just sits: no chips
+    if seat is None:
+        return Part(False)
+    everyone = {team_name(state, x["id"]) for x in state.get("teams") or []}
+    # after a spin the reel stops on the team; its neighbours fade but may still be drawn
+    return Part(True, texts={"title": t("draw_seated")}, contains=[team_name(state, seat)],
+                one_of={"reel": everyone},
+                may_be_empty=not on_air_entry(entries, "draw", now))
+
+
+def rating_rows(teams: list[dict]) -> list[tuple[str, dict]]:
+    """(place, team) in rating order: gain, then table order; equal gains share «2–3»."""
+    gain = lambda x: x.get("gain", (x.get("correct") or 0) + (x.get("central_correct") or 0))  # noqa: E731
+    order = sorted(enumerate(teams), key=lambda it: (-gain(it[1]), it[0]))
+    out: list[tuple[str, dict]] = []
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and gain(order[j + 1][1]) == gain(order[i][1]):
+            j += 1
+        out += [(str(i + 1) if i == j else f"{i + 1}–{j + 1}", order[k][1]) for k in range(i, j + 1)]
+        i = j + 1
+    return out
+
+
+def game_rating(state: dict | None, entries: dict, now: int) -> Part:
+    """This game's table: place, team, correct, at the Central Table, points, in rating order."""
+    if not club(state):
+        return Part(False)
+    rows = [x for place, team in rating_rows(state["teams"])
+            for x in (place, norm(team["name"]), str(team.get("correct") or 0), str(team.get("central_correct") or 0),
+                      str(team.get("gain", (team.get("correct") or 0) + (team.get("central_correct") or 0))))]
+    return Part(True, seq={"list": rows}, contains=[t("game_rating"), t("col_points")])
+
+
+def best_player(state: dict | None, entries: dict, now: int) -> Part:
+    """Named after the experts' win: the player, the team they sat with, the final score."""
+    player = (state or {}).get("best_player") if (state or {}).get("rules") == "club" else None
+    if not player:
+        return Part(False)
+    teams = {x["id"]: x for x in state.get("teams") or []}
+    seated = [teams[i] for i in (state.get("central") or {}).get("seated") or [] if i in teams]
+    team = next((x for x in [*seated, *teams.values()] if player in (x.get("players") or [])), None)
+    score = state.get("score") or {}
+    won = f"{t('winner_experts')} · " if state.get("winner") == "experts" else ""
+    return Part(True, texts={"name": norm(player), "team": norm((team or {}).get("name") or ""),
+                             "score": f"{won}{score.get('experts', 0)} : {score.get('viewers', 0)}"})
+
+
+CLUB_MODELS = {"central-table": central_table, "club-tables": club_tables, "draw": draw,
+               "game-rating": game_rating, "best-player": best_player}
+
+
+# --- league graphics: cues over GET /api/public/seasons/<id> and /series/<id> (static/lib/league.js)
+
+LEAGUE_KIND = {"season-rating": "seasons", "final-teams": "seasons", "series": "series"}
+
+
+def lt(key: str, **fields: Any) -> str:
+    return t(f"league_{key}", **fields)
+
+
+def league_graphic(name: str, entries: dict, now: int, data: dict | None) -> Part:
+    e = on_air_entry(entries, name, now)
+    if not e or not data:
+        return Part(False)
+    cue = e.get("data") or {}
+    if name == "season-rating":
+        top = cue.get("top", 10)
+        top = min(top, LEAGUE_TOP) if isinstance(top, int) and top > 0 else 10
+        rows = (data.get("rating") or [])[:top]
+        return Part(True, texts={"title": norm(cue.get("title") or lt("title")), "sub": norm(data["season"]["name"]),
+                                 "empty": "" if rows else lt("empty")},
+                    seq={"list": [x for r in rows for x in (str(r["place"]), norm(r["player"]),
+                                                              tn("league_games_n", r["games"]), str(r["points"]))]})
+    if name == "final-teams":
+        teams = data.get("final_teams")
+        if not teams:
+            return Part(False)
+        games = (data.get("final") or {}).get("games") or []
+        score = lambda side: next((f"{g['score']['experts']} : {g['score']['viewers']}"  # noqa: E731
+                                   for g in games if g.get("final_team") == side), "")
+        # once a Final game names its line-up (`players`), that is the team, not the proposal
+        played = lambda side: next((g["players"] for g in games  # noqa: E731
+                                    if g.get("final_team") == side and g.get("players")), None)
+        lineup = {side: played(side) or teams[side] for side in ("club", "central_table")}
+        proposal = not played("club") or not played("central_table")
+        winner = (data.get("final") or {}).get("winner")
+        sphinx = (data.get("awards") or {}).get("crystal_sphinx")
+        foot = (f"{lt('winner')}: {lt(winner)}" + (f" · {lt('sphinx')}: {norm(sphinx)}" if sphinx else "") if winner
+                else lt("provisional") if teams.get("provisional") and proposal else "")
+        return Part(True, texts={"title": lt("final"), "sub": norm(data["season"]["name"]), "club-name": lt("club"),
+                                 "central-name": lt("central_table"), "club-score": score("club"),
+                                 "central-score": score("central_table"), "foot": foot},
+                    seq={"club": [norm(p) for p in lineup["club"]], "central": [norm(p) for p in lineup["central_table"]]})
+    # series: the duels (each team's score against the viewers), the final table by margin
+    entry = lambda g: [norm(g["team"]), f"{g['score']['experts']}:{g['score']['viewers']}"]  # noqa: E731
+    final = sorted((data.get("final") or {}).get("games") or [],
+                   key=lambda g: (g["status"] != "finished", -(g["score"]["experts"] - g["score"]["viewers"])))
+    return Part(True, texts={"title": norm(data.get("name") or lt("series")), "duels-label": lt("duels"),
+                             "final-label": lt("final_series"), "none": "" if final else lt("to_play"),
+                             "winner": f"{lt('winner')}: {norm(data['winner'])}" if data.get("winner") else ""},
+                seq={"duels": [x for d in data.get("duels") or [] for g in d["games"] for x in entry(g)],
+                     "final": [x for i, g in enumerate(final) for x in (str(i + 1), *entry(g))]})
 
 
 def show_model(state: dict | None, gfx: dict, now: int) -> Model:
@@ -372,13 +577,13 @@ def compare(model: Model, texts: list[DrawnText], *, countdown_slack_ms: int = 1
                     out.append(f"{name}: «{x.text}» is under {x.covered_by}, a layer that must be below it")
         if not drawn and part.may_be_empty:
             continue
-        if not drawn and (part.texts or part.contains or part.one_of or part.countdown):
+        if not drawn and (part.texts or part.contains or part.one_of or part.countdown or part.seq):
             out.append(f"{name}: must be on air, draws nothing")
             continue
         in_ref = lambda ref: norm("".join(x.text for x in drawn if x.ref == ref))  # noqa: E731
         for ref, want in part.texts.items():
             got = in_ref(ref)
-            if got != want:
+            if squash(got) != squash(want):
                 out.append(f"{name}/{ref}: draws «{got}», must be «{want}»")
         all_text = norm(" ".join(x.text for x in drawn))
         for want in part.contains:
@@ -393,6 +598,12 @@ def compare(model: Model, texts: list[DrawnText], *, countdown_slack_ms: int = 1
                 out.append(f"{name}/{ref}: draws nothing")
             elif stray := [g for g in got if g not in allowed]:
                 out.append(f"{name}/{ref}: draws {stray[:4]}, not in the data")
+        for ref, want in part.seq.items():
+            got = [norm(x.text) for x in drawn if x.ref == ref]
+            if got != want:
+                at = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
+                out.append(f"{name}/{ref}: draws {got[max(0, at - 2):at + 4]}…, must be {want[max(0, at - 2):at + 4]}… "
+                           f"(from item {at}; {len(got)} drawn, {len(want)} due)")
         if part.countdown:
             out += _countdown(name, part.countdown, in_ref("digits"), countdown_slack_ms)
     return out

@@ -225,8 +225,11 @@ def test_timer_counts_down_from_ends_at_and_warns(server: Server, tab: Tab) -> N
 
 def test_timer_shows_time_up_and_plays_the_signal(server: Server, tab: Tab) -> None:
     game = new_game(server, timers={"blitz": 1500})
-    server.play(game, "spin", landed=5)
+    reveal_at = server.play(game, "spin", landed=5)["round"]["reveal_at"]
     page = tab.open(f"{server.url}/overlays/timer?sound=1")
+    # started once the arrow has stopped: a timer started while the top turns stays off air
+    # until then (tests/browser/test_reveal.py), and this one would have run out unseen
+    wait_js(page, f"document.body.dataset.revealed === '{reveal_at}'", timeout_ms=WAIT_MS)
     server.play(game, "start_timer")
     wait_on_air(page, "timer")
     wait_js(page, "document.querySelector('[data-part=timer]').classList.contains('up')", timeout_ms=WAIT_MS)

@@ -148,3 +148,83 @@ def test_undo_of_a_spin_cancels_the_reveal(server: Server, chromium: Browser, ta
     wait_js(page, SERVER_NOW_PAST, r["reveal_at"] + 500, timeout_ms=WAIT_MS + 6000)
     assert page.evaluate("() => window.drawnAt") == {}
     assert not page.evaluate("() => document.querySelector('[data-ref=arrow]').getAnimations().length")
+
+
+def test_a_timer_started_while_the_top_turns_waits_for_the_reveal(server: Server, chromium: Browser,
+                                                                  tabs: list[Tab]) -> None:
+    """The operator starts the blitz timer as the top still turns: its «Блиц» would give the
+    sector away, so the timer too (`timer`, and in `full`) is drawn only from `reveal_at` on."""
+    game = server.create(game_spec(), on_air=True)
+    watch = {"/overlays/timer": [("[data-part=timer] [data-ref=kind]", "Блиц"), ("[data-part=timer] [data-ref=digits]", "")],
+             "/overlays/full": [("[data-part=timer] [data-ref=kind]", "Блиц"), ("[data-part=timer] [data-ref=digits]", "")]}
+    pages = {path: open_page(chromium, server.url + path, tabs) for path in watch}
+    for path, page in pages.items():
+        page.evaluate(WATCH_JS, watch[path])
+    r = server.play(game, "spin", landed=5)["round"]
+    assert r["kind"] == "blitz"
+    state = server.play(game, "start_timer")
+    assert state["timer"]["running"] and state["round"]["reveal_at"] == r["reveal_at"]
+    for path, page in pages.items():
+        for sel, _ in watch[path]:
+            wait_js(page, "(sel) => sel in window.drawnAt", sel, timeout_ms=WAIT_MS + 6000)
+        first = page.evaluate("() => window.drawnAt")
+        for sel, _ in watch[path]:
+            assert first[sel] >= r["reveal_at"], (path, sel, first[sel] - r["reveal_at"])
+
+
+# The page's socket, as a proxy that holds messages would make it: every `state` and `graphics`
+# stamp (`server_now`, the clock's first, coarse hint) 8 s old, and each `time` round trip slowed
+# by 60 ms each way (symmetric: the measured offset stays right), so the page draws its first
+# state on a clock 8 s behind and is corrected only later. Served in place of the vendored
+# socket.io module, around the real one.
+COARSE_SOCKET_JS = """
+import { io as realIo } from "./socket.io.esm.min.js?real";
+export * from "./socket.io.esm.min.js?real";
+const SHIFT = -8000;
+const stale = (m) => {
+  if (!m || typeof m !== "object") return m;
+  const out = { ...m };
+  if (Number.isFinite(out.server_now)) out.server_now += SHIFT;
+  if (out.timer && Number.isFinite(out.timer.server_now)) out.timer = { ...out.timer, server_now: out.timer.server_now + SHIFT };
+  return out;
+};
+export function io(...args) {
+  const socket = realIo(...args);
+  const on = socket.on.bind(socket);
+  socket.on = (ev, fn) => on(ev, ev === "state" || ev === "graphics" ? (m, ...rest) => fn(stale(m), ...rest) : fn);
+  const timeout = socket.timeout.bind(socket);
+  socket.timeout = (ms) => {
+    const t = timeout(ms + 800);
+    return { emit: (ev, payload, cb) => ev !== "time" ? t.emit(ev, payload, cb)
+      : setTimeout(() => t.emit(ev, payload, (...a) => setTimeout(() => cb(...a), 60)), 60) };
+  };
+  return socket;
+}
+"""
+
+
+def test_a_page_on_a_coarse_first_clock_reveals_at_reveal_at_once_corrected(server: Server, chromium: Browser,
+                                                                          tabs: list[Tab]) -> None:
+    """A page loaded mid-spin arms its reveal on its first clock, a `server_now` hint seconds
+    off; the clock sync corrects it before the arrow stops, and the page must reveal then, at
+    `reveal_at`, not when the coarse wait runs out (static/lib/client.js measures the wait again
+    after every sync)."""
+    game = server.create(game_spec(), on_air=True)
+    tab = Tab(chromium)
+    tabs.append(tab)
+    page = tab.page
+    page.route("**/static/vendor/socket.io/socket.io.esm.min.js",
+               lambda route: route.fulfill(body=COARSE_SOCKET_JS, content_type="text/javascript"))
+    page.goto(server.url + "/overlays/question")  # once before: its files cached, the load is quick
+    page.wait_for_function("document.body.classList.contains('ready')", timeout=WAIT_MS)
+    r = server.play(game, "spin", landed=4)["round"]
+    server.play(game, "start_timer")  # the state carries the timer's stamp: the first hint
+    page.reload()
+    page.wait_for_function("document.body.classList.contains('ready') && !!window.chgkOverlay", timeout=WAIT_MS)
+    page.evaluate(WATCH_JS, [("[data-part=question] [data-ref=sector]", "4")])
+    wait_js(page, "() => document.body.dataset.clock === 'synced'", timeout_ms=WAIT_MS)
+    synced_at = server.api("GET", "/api/time")["server_now"]
+    assert synced_at < r["reveal_at"] - 300, "the page's clock was corrected only after the reveal: no case"
+    wait_js(page, "() => Object.keys(window.drawnAt).length === 1", timeout_ms=WAIT_MS + 12_000)
+    late = page.evaluate("() => Object.values(window.drawnAt)[0]") - r["reveal_at"]
+    assert 0 <= late < 500, f"the card was drawn {late:.0f} ms after reveal_at"
