@@ -213,16 +213,22 @@ def test_a_client_that_stops_reading_holds_nobody_back_and_gets_a_whole_stream(s
     stuck = RawWebSocket(server, rcvbuf=4096)
     stuck.events(lambda event, data: event == "graphics")  # joined; now it stops reading
     fine = Recorder(server, ["websocket"])
-    # every graphics message carries every graphic on air: with 12 of them at ~7 kB each, one
-    # message is ~90 kB and 80 of them overflow the kernel's buffers (4 MB at most) many times over
-    big = "Very long caption " * 400
-    names = ["scoreboard", "timer", "table", "question", "blitz", "result", "full",
-             "central-table", "club-tables", "draw", "game-rating", "lower-third"]
+    # every graphics message carries every layer on air: 12 rundown layers, each a ticker of ~7 kB
+    # (as big as an item's data may be), make one message ~90 kB, and 80 of them overflow the
+    # kernel's buffers (4 MB at most) many times over
+    item = ("Very long ticker item " * 13)[:280]
+    rd = server.call("POST", "/api/rundowns", {"name": "Buffers"}).json()["id"]
+    for k in range(12):
+        made = server.call("POST", f"/api/rundowns/{rd}/items", {
+            "segment": "Tickers", "label": f"Ticker {k}", "graphic": "ticker", "layer": f"l{k}", "out": "manual",
+            "data": {"items": [f"{k} {item}"] * 24}})
+        assert made.status_code == 201, made.text
+        taken = server.call("POST", f"/api/rundowns/{rd}/actions", {"action": "take", "item": made.json()["id"]})
+        assert taken.status_code == 200, taken.text
     seqs_sent = []
     for i in range(80):
-        name = names[i] if i < len(names) else "lower-third"
-        r = server.call("POST", "/api/graphics", {"action": "show", "graphic": name,
-                                                  "data": {"title": f"{i} {big}"}})
+        r = server.call("POST", "/api/graphics", {"action": "show", "graphic": "lower-third",
+                                                  "data": {"title": f"Игрок {i}"}})
         assert r.status_code == 200, r.text
         seqs_sent.append(r.json()["seq"])
     seq = seqs_sent[-1]
@@ -233,8 +239,10 @@ def test_a_client_that_stops_reading_holds_nobody_back_and_gets_a_whole_stream(s
     # what the stuck client now reads must be whole frames, every one, in order
     got = stuck.events(lambda event, data: event == "graphics" and data["seq"] == seq)
     seqs = [data["seq"] for event, data in got if event == "graphics"]
-    assert seqs == seqs_sent
-    assert got[-1][1]["graphics"]["lower-third"]["data"]["title"] == f"79 {big}"
+    assert seqs[-80:] == seqs_sent and seqs == list(range(seqs[0], seq + 1))  # the takes' frames too, none lost
+    last = got[-1][1]
+    assert last["graphics"]["lower-third"]["data"]["title"] == "Игрок 79"
+    assert [last["layers"][f"l{k}"]["data"]["items"][0] for k in range(12)] == [f"{k} {item}" for k in range(12)]
     stuck.close()
     fine.close()
 
