@@ -145,6 +145,7 @@ def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 2
         names = {m["id"]: m["name"] for m in league().members.all()}
         context["actions"] = sentences(t, context["actions"], names)
     return render_template(template, t=t, lang=t.lang, page=page, error=error, csrf=csrf_token(), sent=sent or MultiDict(),
+                           ignored_text=functools.partial(ignored_text, t), problem_text=functools.partial(problem_text, t),
                            notice=session.pop("admin_notice", None), warnings=session.pop("admin_warnings", []),
                            **kwargs, **context), status
 
@@ -152,6 +153,24 @@ def render(page: str, kwargs: dict, *, error: str | None = None, status: int = 2
 def warning_text(t: Any, w: dict) -> str:
     """A warning said when a game is made ({"code", names…}), in the page's language."""
     return t("warning." + w["code"], **{k: v for k, v in w.items() if k != "code"})
+
+
+def ignored_text(t: Any, i: dict) -> str:
+    """Why the rating leaves a game out ({"code", names…}), in the page's language."""
+    values = {k: v for k, v in i.items() if k not in ("code", "game", "reason")}
+    if "teams" in values:
+        values["teams"] = ", ".join(f"«{name}»" for name in values["teams"])
+    return t("ignored." + i["code"], **values)
+
+
+def problem_text(t: Any, p: dict) -> str:
+    """What stops the Final's result ({"code", names…}), in the page's language."""
+    values = {k: v for k, v in p.items() if k not in ("code", "message", "games")}
+    if "team" in values:
+        values["team"] = t("final." + values["team"])
+    if "titles" in values:
+        values["titles"] = ", ".join(f"«{title}»" for title in values["titles"])
+    return t("problem." + p["code"], **values)
 
 
 def _page_view(name: str) -> Callable:

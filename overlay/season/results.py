@@ -71,16 +71,25 @@ class Results:
             if game.rules != "club":
                 continue  # the Final's tv games: see `final`
             stage = game.meta.get("stage")
+            # each left-out game: a code and what it names (the pages say it from the catalogs,
+            # `league.ignored.<code>`), and the English `reason` for the API's programmers
             if stage != Stage.QUALIFYING:
-                why = ("a club game at the Final stage: the rating counts qualifying games only" if stage == Stage.FINAL
-                       else 'no stage: create it with "stage": "qualifying"' if stage is None
-                       else f"unknown stage {stage!r} (qualifying or final)")
-                ignored.append({"game": game.id, "reason": why})
+                if stage == Stage.FINAL:
+                    ignored.append({"game": game.id, "title": game.title, "code": "final_stage",
+                                    "reason": "a club game at the Final stage: the rating counts qualifying games only"})
+                elif stage is None:
+                    ignored.append({"game": game.id, "title": game.title, "code": "no_stage",
+                                    "reason": 'no stage: create it with "stage": "qualifying"'})
+                else:
+                    ignored.append({"game": game.id, "title": game.title, "code": "unknown_stage", "stage": str(stage),
+                                    "reason": f"unknown stage {stage!r} (qualifying or final)"})
                 continue
             holding = holdings.get(game.game_day or "")
             if holding is None:
-                ignored.append({"game": game.id, "reason": f"game_day {game.game_day!r} is not a holding of season "
-                                                            f"{season['id']} (schedule the game day first)"})
+                ignored.append({"game": game.id, "title": game.title, "code": "not_a_holding",
+                                "game_day": game.game_day or "",
+                                "reason": f"game_day {game.game_day!r} is not a holding of season "
+                                          f"{season['id']} (schedule the game day first)"})
                 continue
             if game.status != "finished":
                 playing.append(game.id)
@@ -98,9 +107,12 @@ class Results:
                 lineups[team.id] = lineup
             keys = [p.key for lineup in lineups.values() for p in lineup]
             if len(set(keys)) != len(keys):
-                twice = next(k for k in keys if keys.count(k) > 1)
-                ignored.append({"game": game.id, "reason": f"a player ({twice}) is in two teams' line-ups; "
-                                                            "correct the line-ups (player names) and create the game again"})
+                twice = next(p for lineup in lineups.values() for p in lineup if keys.count(p.key) > 1)
+                teams = [t.name for t in game.teams if any(p.key == twice.key for p in lineups[t.id])]
+                ignored.append({"game": game.id, "title": game.title, "code": "player_twice", "player": twice.name,
+                                "teams": teams,
+                                "reason": f"a player ({twice.name}) is in two teams' line-ups; "
+                                          "correct the line-ups (player names) and create the game again"})
                 continue
             for team in game.teams:
                 records.append(TeamGameRecord(game.id, holding["day"], holding["id"], Stage.QUALIFYING, team.id,
@@ -271,7 +283,8 @@ class Results:
                 continue
             team = game.meta.get("final_team")
             if team not in FINAL_TEAMS:
-                problems.append(f"game {game.id}: final_team must be \"club\" or \"central_table\", not {team!r}")
+                problems.append({"code": "final_team", "game": game.id, "title": game.title, "final_team": str(team),
+                                 "message": f"game {game.id}: final_team must be \"club\" or \"central_table\", not {team!r}"})
                 continue
             by_team[team].append(game)
             games.append({"game": game.id, "final_team": team, "team": (game.experts or {}).get("name"),
@@ -281,8 +294,11 @@ class Results:
                           "finished": order.get(game.id)})
         for team, found in by_team.items():
             if len(found) > 1:
-                problems.append(f"{len(found)} Final games for the {team} team ({', '.join(g.id for g in found)}): "
-                                "there must be one; the winner waits until only one remains")
+                problems.append({"code": "final_games_twice", "team": team, "n": len(found),
+                                 "games": [g.id for g in found], "titles": [g.title for g in found],
+                                 "message": f"{len(found)} Final games for the {team} team "
+                                            f"({', '.join(g.id for g in found)}): there must be one; "
+                                            "the winner waits until only one remains"})
         winner = None
         if not problems and all(by_team.values()):
             club, central = by_team["club"][0], by_team["central_table"][0]
@@ -294,8 +310,8 @@ class Results:
                 if order.get(club.id, 0) <= order.get(central.id, 0):
                     winner = final_outcome(results["club"], results["central_table"])
                 else:
-                    problems.append("the Central Table team's game finished before the Club team's: "
-                                    "equal scores go to the team that played second")
+                    problems.append({"code": "final_order", "message": "the Central Table team's game finished before "
+                                     "the Club team's: equal scores go to the team that played second"})
                     winner = better(results["club"], results["central_table"]).team
         games.sort(key=lambda g: FINAL_TEAMS.index(g["final_team"]))
         return {"season": season["id"], "winner": winner, "games": games, "problems": problems}

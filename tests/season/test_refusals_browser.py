@@ -49,6 +49,14 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
         ok(srv, "POST", f"/api/holdings/{wed}/registrations", {"member": mid}, 201)
     ok(srv, "POST", f"/api/holdings/{wed}/teams", {"name": "Опоздавшие", "members": list(extra.values()),
                                                   "reason": "пришли втроём"}, 201)
+    # games the rating leaves out, and two Final games of the Club team: said on the pages, not in English
+    lineups = [{"id": t["id"], "name": t["name"], "players": t["players"]} for t in teams]
+    srv.create({"rules": "club", "title": "Тренировка без стадии", "season": sid, "game_day": sun, "teams": lineups})
+    srv.create({"rules": "club", "title": "Игра не в свой день", "season": sid, "stage": "qualifying",
+                "game_day": "2027-03-22-sun", "teams": lineups})
+    for title in ("Финал, первая попытка", "Финал, вторая попытка"):
+        srv.create({"rules": "tv", "title": title, "target": 2, "season": sid, "stage": "final", "final_team": "club",
+                    "experts": {"name": "Клуб", "players": PLAYERS[:6]}})
     yield srv, {"season": sid, "sun": sun, "wed": wed, "ids": ids, "club_game": game}
     srv.stop()
 
@@ -163,6 +171,35 @@ def test_every_refusal_in_the_operators_words(page: Page, league: tuple[Server, 
 
     assert ok(srv, "GET", "/api/series")["series"] == []  # refused: nothing made
     assert len(ok(srv, "GET", f"/api/seasons/{d['season']}")["days"]) == 1
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_ignored_games_and_final_problems_in_the_operators_words(page: Page, league: tuple[Server, dict], lang: str):
+    """The rating's «ignored» games and the Final page's problems: codes said from the catalogs,
+    games by their titles, teams by their words — no English, no ids."""
+    srv, d = league
+    uk = lang == "uk"
+    page.goto(f"{srv.url}/control/admin/seasons/{d['season']}/rating?lang={lang}")
+    said = page.locator("#ignored li").all_inner_texts()
+    assert said == ([
+        "Тренировка без стадии: у гри немає стадії сезону: рейтинг рахує ігри, створені кнопкою «Створити гру з цих "
+        "команд» на сторінці проведення.",
+        "Игра не в свой день: ігровий день «2027-03-22-sun» — не проведення цього сезону: спершу призначте ігровий день."]
+        if uk else [
+        "Тренировка без стадии: у игры нет стадии сезона: рейтинг считает игры, созданные кнопкой «Создать игру из этих "
+        "команд» на странице проведения.",
+        "Игра не в свой день: игровой день «2027-03-22-sun» — не проведение этого сезона: сначала назначьте игровой день."])
+    assert not any(LATIN.search(s) for s in said), said
+    page.goto(f"{srv.url}/control/admin/seasons/{d['season']}/final?lang={lang}")
+    problems = page.locator("#final-games ~ p.problem").all_inner_texts()
+    assert problems == [
+        "Команда Клубу: ігор фіналу — 2 («Финал, первая попытка», «Финал, вторая попытка»), а має бути одна; "
+        "переможця буде визначено, коли залишиться одна." if uk else
+        "Команда Клуба: игр финала — 2 («Финал, первая попытка», «Финал, вторая попытка»), а должна быть одна; "
+        "победитель будет определён, когда останется одна."], problems
+    assert not any(LATIN.search(s) for s in problems), problems
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{lang}-final-problems.png"), full_page=True)
 
 
 def test_warnings_name_teams_and_the_log_reads_as_sentences(page: Page, league: tuple[Server, dict]):

@@ -237,6 +237,8 @@ def test_a_game_that_cannot_count_is_listed_with_the_reason(srv: Server, season:
     data = ok(srv, "GET", f"/api/seasons/{season['id']}/rating")
     reasons = {i["game"]: i["reason"] for i in data["ignored"]}
     assert "not a holding" in reasons[stray] and "stage" in reasons[no_stage]
+    codes = {i["game"]: (i["code"], i.get("game_day")) for i in data["ignored"]}
+    assert codes == {stray: ("not_a_holding", "2026-03-22-sun"), no_stage: ("no_stage", None)}
     assert rating_of(srv, season["id"])[B[1]][0] == 13
 
 
