@@ -85,8 +85,10 @@ def _rating(sid: str) -> dict:
     data = lg.results.rating(season["id"])
     top = request.args.get("top", "")
     n = int(top) if top.isascii() and top.isdigit() and int(top) > 0 else CHART_TOP
+    titles = {live.id: live.game.title for live in lg.results.lives(season["id"])}
     return {"season": season, "rating": data, "chart": progress_chart(data["rating"][:n], data["days"], played=data["played_days"]),
-            "top": n, "members": lg.members.all()}
+            "top": n, "members": lg.members.all(),
+            "playing": [titles.get(g, g) for g in data["playing"]]}  # games still played, by their titles
 
 
 def _final(sid: str) -> dict:

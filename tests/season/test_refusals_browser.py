@@ -54,6 +54,8 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
     srv.create({"rules": "club", "title": "Тренировка без стадии", "season": sid, "game_day": sun, "teams": lineups})
     srv.create({"rules": "club", "title": "Игра не в свой день", "season": sid, "stage": "qualifying",
                 "game_day": "2027-03-22-sun", "teams": lineups})
+    srv.create({"rules": "club", "title": "Вечерняя игра", "season": sid, "stage": "qualifying", "game_day": sun,
+                "teams": lineups})                                    # still played: named by its title
     for title in ("Финал, первая попытка", "Финал, вторая попытка"):
         srv.create({"rules": "tv", "title": title, "target": 2, "season": sid, "stage": "final", "final_team": "club",
                     "experts": {"name": "Клуб", "players": PLAYERS[:6]}})
@@ -190,6 +192,7 @@ def test_ignored_games_and_final_problems_in_the_operators_words(page: Page, lea
         "команд» на странице проведения.",
         "Игра не в свой день: игровой день «2027-03-22-sun» — не проведение этого сезона: сначала назначьте игровой день."])
     assert not any(LATIN.search(s) for s in said), said
+    expect(page.locator("#playing")).to_have_text(("Ще тривають" if uk else "Ещё идут") + ": «Вечерняя игра»")
     page.goto(f"{srv.url}/control/admin/seasons/{d['season']}/final?lang={lang}")
     problems = page.locator("#final-games ~ p.problem").all_inner_texts()
     assert problems == [
