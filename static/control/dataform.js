@@ -135,7 +135,7 @@ function control(name, prop, value) {
     }
     case "choice": {
       const sel = h("select", { "aria-label": label },
-        h("option", { value: "" }, t("ed.default")), ...prop.enum.map((v) => h("option", { value: v }, v)));
+        h("option", { value: "" }, t("ed.default")), ...prop.enum.map((v) => h("option", { value: v }, t(`ed.choice.${v}`))));
       sel.value = value ?? "";
       return { el: sel, read: () => sel.value || undefined };
     }

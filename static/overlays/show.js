@@ -11,6 +11,8 @@
 // media id is drawn (bug, photo strap, slate background).
 // Uploaded OGraf graphics (`ograf:<id>` items) each run in a sandboxed frame on their layer,
 // drawn at their level like ours (static/ograf/host.js).
+// The table and the question card drawn at once: the stage gets `fit-table-card` and show.css
+// puts the table where `full` has it, small beside the card (the big disc would lie under it).
 
 import ografHost from "../ograf/host.js";
 
@@ -25,6 +27,12 @@ export default function show(modules) {
     let map = {};
     let order = { levels: [], graphics: {} }; // the server's stacking order (graphics.stack)
     const ograf = ografHost(stage);
+    // the table beside the card while both are drawn (in, on this output), else each its own layout
+    const fitted = ["table", "question"].map((n) => stage.querySelector(`[data-part="${n}"]`)).filter(Boolean);
+    const drawn = (el) => el.classList.contains("is-in") && !el.classList.contains("layer-off");
+    const fit = () => stage.classList.toggle("fit-table-card", fitted.length === 2 && fitted.every(drawn));
+    const watch = new MutationObserver(fit);
+    for (const el of fitted) watch.observe(el, { attributes: true, attributeFilter: ["class"] });
     const zOf = (e) => {
       const z = order.levels.indexOf(e.stack || "game");
       return z >= 0 ? String(z + 1) : "";

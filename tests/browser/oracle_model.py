@@ -530,7 +530,8 @@ def league_graphic(name: str, entries: dict, now: int, data: dict | None) -> Par
 
 def show_model(state: dict | None, gfx: dict, now: int) -> Model:
     """`/overlays/show` (all layers): a part is on air while an item of its graphic is on a
-    layer, and then draws what its own page draws."""
+    layer, and then draws what its own page draws. The table beside the question card (both
+    drawn: it takes its `full` place) keeps its caption and every number, none covered."""
     on_layers = {e["graphic"]: {**e, "data": e.get("data") or {}} for e in (gfx.get("layers") or {}).values()}
     game = tv_parts(state, on_layers, now, full=False)
     model: Model = {}

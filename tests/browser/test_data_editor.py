@@ -102,6 +102,10 @@ def test_the_editor_edits_each_type_and_the_items_take(server_factory: Callable[
         countdown = desk.field("countdown_ms").locator("input")
         expect(countdown).to_have_value("1:30")
         expect(desk.field("kind").locator("select")).to_have_value("break")
+        # a choice reads as words of the panel's language, its value stays the schema's
+        assert desk.field("kind").locator("select option:checked").inner_text() == "перерыв"
+        assert desk.field("kind").locator("select option").all_inner_texts()[1:] == [
+            "перерыв", "скоро начнём", "раунд", "текст"]
         countdown.fill("2 min")
         desk.field("count_up").locator("input[type=checkbox]").wait_for()
         desk.save()

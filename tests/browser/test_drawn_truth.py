@@ -622,6 +622,8 @@ SCENES = {
     "show-credits-ended": "item 4: an empty dark gradient stayed after the credits roll",
     "full-superblitz": "item 5: the timer (and at the time-up «Время!») covered the superblitz player",
     "club-tables-long-name": "item 7: club-tables ended a 66-character team name with «…»",
+    "show-table-and-card": "the oracle's run of 2 December: «Стол» and «Карточка» both taken, the table's disc "
+                           "under the card (sectors 7, 8 and the caption covered)",
 }
 
 
@@ -656,6 +658,9 @@ def test_scene_draws_the_game(base: World, scene: str) -> None:
             share = dr.opaque_share(page, frame, alpha=16)
             assert_clean({"blank": [f"{share:.1%} of the frame still drawn after the roll"] if share > 0.001 else []})
         return
+    elif scene == "show-table-and-card":
+        world.srv.play(world.game, "spin", landed=8)
+        take(world, "Стол", "Карточка")
     elif scene == "full-superblitz":
         world.srv.play(world.game, "spin", landed=7)
         world.srv.play(world.game, "choose_player", player="Борис")

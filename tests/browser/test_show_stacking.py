@@ -160,7 +160,7 @@ def test_layers_stack_in_one_order_on_the_output_and_the_desk_monitor(
         dp.select_option("#f-data [data-field='kind'] select", "break")
         dp.fill("#f-data [data-field='title'] input", "Перерыв")
         dp.click("#f-save")
-        expect(desk.item("Перерыв").locator(".rd-meta").first).to_have_text("slate · bg · плашки")
+        expect(desk.item("Перерыв").locator(".rd-meta").first).to_have_text("Заставка · bg · плашки")
         saved = [i for s in srv.api("GET", f"/api/rundowns/{rid}")["segments"] for i in s["items"]]
         assert [(i["label"], i["stack"]) for i in saved][-1] == ("Перерыв", "strap")
 
