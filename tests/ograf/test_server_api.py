@@ -153,28 +153,28 @@ def test_operators_only_and_cors_for_configured_origins(server: Server) -> None:
 
 def test_uploaded_graphics_are_driven_and_deleted_through_the_api(server: Server) -> None:
     from tests.web.test_ograf_library import example_zip, upload
-    assert upload(server, example_zip("renderer-test")).status_code == 201
-    assert "renderer-test" in {g["id"] for g in ograf(server, "GET", "/graphics")["graphics"]}
-    assert ograf(server, "GET", "/graphics/renderer-test")["graphic"]["main"] == "graphic.mjs"
+    assert upload(server, example_zip("scoreboard")).status_code == 201
+    assert "own-scoreboard" in {g["id"] for g in ograf(server, "GET", "/graphics")["graphics"]}
+    assert ograf(server, "GET", "/graphics/own-scoreboard")["graphic"]["main"] == "graphic.mjs"
     target = {"layer": "ext"}
     iid = ograf(server, "POST", "/renderers/show/target/graphicInstance/load",
-                {"renderTarget": target, "graphicId": "renderer-test",
-                 "params": {"data": {"message": "Привет"}}})["graphicInstanceId"]
+                {"renderTarget": target, "graphicId": "own-scoreboard",
+                 "params": {"data": {"home": "Знатоки"}}})["graphicInstanceId"]
     ograf(server, "POST", "/renderers/show/target/graphicInstance/playAction",
           {"renderTarget": target, "graphicInstanceId": iid, "params": {}})
     layer = server.api("GET", "/api/graphics")["layers"]["ext"]
-    assert (layer["graphic"], layer["data"], layer["ograf"]["id"]) == ("ograf:renderer-test", {"message": "Привет"},
-                                                                       "renderer-test")
-    ograf(server, "POST", "/renderers/show/target/graphicInstance/customActions/setColor",
-          {"renderTarget": target, "graphicInstanceId": iid, "params": {"payload": {"color": "blue"}}})
-    assert server.api("GET", "/api/graphics")["layers"]["ext"]["actions"] == [{"id": "setColor",
-                                                                               "payload": {"color": "blue"}}]
+    assert (layer["graphic"], layer["data"], layer["ograf"]["id"]) == ("ograf:own-scoreboard", {"home": "Знатоки"},
+                                                                       "own-scoreboard")
+    ograf(server, "POST", "/renderers/show/target/graphicInstance/customActions/set-score",
+          {"renderTarget": target, "graphicInstanceId": iid, "params": {"payload": {"home": 2, "away": 1}}})
+    assert server.api("GET", "/api/graphics")["layers"]["ext"]["actions"] == [{"id": "set-score",
+                                                                               "payload": {"home": 2, "away": 1}}]
     # in use on air: not deleted (the library's 409), then deleted once out
-    assert server.call("DELETE", V1 + "/graphics/renderer-test").status_code == 409
+    assert server.call("DELETE", V1 + "/graphics/own-scoreboard").status_code == 409
     ograf(server, "PUT", "/renderers/show/target/graphicInstance/clear",
-          {"filters": [{"graphicId": "renderer-test"}]})
-    ograf(server, "DELETE", "/graphics/renderer-test")
-    ograf(server, "GET", "/graphics/renderer-test", status=404)
+          {"filters": [{"graphicId": "own-scoreboard"}]})
+    ograf(server, "DELETE", "/graphics/own-scoreboard")
+    ograf(server, "GET", "/graphics/own-scoreboard", status=404)
     assert server.call("DELETE", V1 + "/graphics/chgk-lower-third").status_code == 400  # ours stay
 
 

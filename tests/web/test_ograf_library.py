@@ -1,5 +1,5 @@
-"""The graphics library (API.md, OGraf; issue 27 part 2) against a real server process: an EBU
-example package uploads and lists; hostile packages are refused with `bad_ograf` naming the
+"""The graphics library (API.md, OGraf; issue 27 part 2) against a real server process: a package
+of our own example graphics (tests/fixtures/ograf-own/) uploads and lists; hostile packages are refused with `bad_ograf` naming the
 file, and a refusal stores nothing; package files are served sandboxed; rundown items
 `ograf:<id>` have their data checked against the manifest's schema, take/continue/out/F5 and
 custom actions go through the desk (layer entries, the journal); a graphic in use is not
@@ -18,11 +18,11 @@ import pytest
 from tests.support import Server
 
 pytestmark = pytest.mark.slow
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ograf"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ograf-own"
 
 
 def example_zip(*names: str) -> bytes:
-    """The vendored EBU examples `names`, zipped as a user would (each in its folder)."""
+    """Our example graphics `names` (tests/fixtures/ograf-own/), zipped as a user would (each in its folder)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for name in names:
@@ -102,18 +102,18 @@ def test_hostile_packages_are_refused_and_store_nothing(server: Server) -> None:
     assert stored(server) == before
     big = upload(server, b"PK" + b"\0" * (51 * 1024 * 1024))
     assert big.status_code == 413, big.text
-    unauth = server.http.__class__().post(server.url + "/api/ograf", files={"file": ("a.zip", example_zip("minimal"))})
+    unauth = server.http.__class__().post(server.url + "/api/ograf", files={"file": ("a.zip", example_zip("hello"))})
     assert unauth.status_code == 401
     assert server.api("GET", "/api/ograf")["graphics"] == [] and stored(server) == before
 
 
 def test_upload_list_serve_items_and_delete(server: Server) -> None:
-    r = upload(server, example_zip("minimal", "l3rd-name", "renderer-test"))
+    r = upload(server, example_zip("hello", "name-strap", "scoreboard"))
     assert r.status_code == 201, r.text
     made = {g["id"]: g for g in r.json()["graphics"]}
-    assert set(made) == {"minimal-example", "l3rd-name", "renderer-test"}
-    assert made["l3rd-name"]["version"] == "0" and made["l3rd-name"]["stepCount"] == 1
-    assert [a["id"] for a in made["renderer-test"]["customActions"]] == ["highlight", "setColor"]
+    assert set(made) == {"own-hello", "own-name-strap", "own-scoreboard"}
+    assert made["own-name-strap"]["version"] == "1" and made["own-name-strap"]["stepCount"] == 1
+    assert [a["id"] for a in made["own-scoreboard"]["customActions"]] == ["point", "set-score"]
     listed = {g["id"]: g for g in server.api("GET", "/api/ograf")["graphics"]}
     assert set(listed) == set(made)
     # a thumbnail the manifest names is listed with its URL, served as the picture it is
@@ -125,11 +125,11 @@ def test_upload_list_serve_items_and_delete(server: Server) -> None:
     thumb = server.http.get(server.url + shown["thumbnails"][0]["url"])
     assert shown["thumbnails"][0]["resolution"] == {"width": 320, "height": 180}
     assert thumb.status_code == 200 and thumb.headers["Content-Type"] == "image/png" and thumb.content == png
-    again = upload(server, example_zip("minimal"))
+    again = upload(server, example_zip("hello"))
     assert again.status_code == 400 and "already" in again.json()["error"]["message"]
 
     # the files: public (overlays load them), sandboxed, never HTML on our origin
-    frame = server.http.get(server.url + listed["l3rd-name"]["frame"])
+    frame = server.http.get(server.url + listed["own-name-strap"]["frame"])
     assert frame.status_code == 200
     csp = frame.headers["Content-Security-Policy"]
     assert "sandbox allow-scripts" in csp and "connect-src http" in csp and "default-src 'none'" in csp
@@ -142,16 +142,16 @@ def test_upload_list_serve_items_and_delete(server: Server) -> None:
     # rundown items: data against the manifest's schema, at creation and edit
     rid = server.api("POST", "/api/rundowns", {"name": "OGraf"})["id"]
     bad = server.call("POST", f"/api/rundowns/{rid}/items",
-                      {"graphic": "ograf:l3rd-name", "layer": "straps", "data": {"name": 5}})
+                      {"graphic": "ograf:own-name-strap", "layer": "straps", "data": {"name": 5}})
     assert bad.status_code == 400 and "schema" in bad.json()["error"]["message"], bad.text
     unknown = server.call("POST", f"/api/rundowns/{rid}/items", {"graphic": "ograf:nope", "layer": "straps"})
     assert unknown.status_code == 400 and unknown.json()["error"]["code"] == "unknown_graphic"
     item = server.api("POST", f"/api/rundowns/{rid}/items",
-                      {"graphic": "ograf:l3rd-name", "layer": "straps", "data": {"name": "Анна", "title": "Ведущая"}})
+                      {"graphic": "ograf:own-name-strap", "layer": "straps", "data": {"name": "Анна", "title": "Ведущая"}})
     bad_edit = server.call("PATCH", f"/api/rundowns/{rid}/items/{item['id']}", {"data": {"title": []}})
     assert bad_edit.status_code == 400, bad_edit.text
     test_item = server.api("POST", f"/api/rundowns/{rid}/items",
-                           {"graphic": "ograf:renderer-test", "layer": "main", "data": {"message": "Hi"}})
+                           {"graphic": "ograf:own-scoreboard", "layer": "main", "data": {"home": "Знатоки"}})
 
     def act(body: dict, status: int = 200) -> dict:
         r = server.call("POST", f"/api/rundowns/{rid}/actions", body)
@@ -160,13 +160,13 @@ def test_upload_list_serve_items_and_delete(server: Server) -> None:
 
     view = act({"action": "take", "item": item["id"]})
     assert view["program"]["straps"]["item"] == item["id"]
-    assert view["ograf"]["ograf:l3rd-name"]["customActions"][0]["id"] == "highlight"
+    assert view["ograf"]["ograf:own-name-strap"]["customActions"][0]["id"] == "highlight"
     act({"action": "continue", "item": item["id"]}, 422)  # stepCount 1: no further step
     act({"action": "custom", "item": item["id"], "id": "nope"}, 400)
     act({"action": "custom", "item": item["id"], "id": "highlight"})
     act({"action": "take", "item": test_item["id"]})
-    act({"action": "custom", "item": test_item["id"], "id": "setColor", "payload": {"color": 5}}, 400)
-    act({"action": "custom", "item": test_item["id"], "id": "setColor", "payload": {"color": "red"}})
+    act({"action": "custom", "item": test_item["id"], "id": "set-score", "payload": {"home": "three", "away": 5}}, 400)
+    act({"action": "custom", "item": test_item["id"], "id": "set-score", "payload": {"home": 3, "away": 5}})
     program = server.api("GET", f"/api/rundowns/{rid}")["program"]
     assert program["main"]["item"] == test_item["id"] and program["straps"]["item"] == item["id"]
     # the same path as every take: the graphics' journal has each action, with what went to air
@@ -175,9 +175,9 @@ def test_upload_list_serve_items_and_delete(server: Server) -> None:
         done = [json.loads(b)["action"] for (b,) in db.execute("SELECT body FROM journal WHERE kind='graphics' ORDER BY rowid")]
         air = json.loads(db.execute("SELECT value FROM settings WHERE key='graphics'").fetchone()[0])
     assert done[-4:] == ["rundown_take", "rundown_custom", "rundown_take", "rundown_custom"], done
-    assert air["layers"]["main"]["actions"] == [{"id": "setColor", "payload": {"color": "red"}}]
+    assert air["layers"]["main"]["actions"] == [{"id": "set-score", "payload": {"home": 3, "away": 5}}]
     assert air["layers"]["straps"]["actions"] == [{"id": "highlight", "payload": {}}]
-    assert air["layers"]["straps"]["ograf"]["frame"].startswith("/ograf/frame/l3rd-name?v=")
+    assert air["layers"]["straps"]["ograf"]["frame"].startswith("/ograf/frame/own-name-strap?v=")
 
     # steps from the manifest: stepCount 3 continues twice, then Space takes it out; -1 always continues
     steps = upload(server, zip_of({"s3/a.ograf.json": manifest("three", stepCount=3), "s3/g.mjs": GOOD,
@@ -202,13 +202,13 @@ def test_upload_list_serve_items_and_delete(server: Server) -> None:
     assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/plain")
     assert page.headers["Content-Security-Policy"].startswith("sandbox")
 
-    in_use = server.call("DELETE", "/api/ograf/l3rd-name")
+    in_use = server.call("DELETE", "/api/ograf/own-name-strap")
     assert in_use.status_code == 409 and in_use.json()["error"]["used_by"], in_use.text
     act({"action": "go", "item": item["id"]})  # Space on a one-step graphic: out
     assert "straps" not in server.api("GET", f"/api/rundowns/{rid}")["program"]
-    assert server.call("DELETE", "/api/ograf/l3rd-name").status_code == 409  # still an item of the rundown
+    assert server.call("DELETE", "/api/ograf/own-name-strap").status_code == 409  # still an item of the rundown
     server.api("DELETE", f"/api/rundowns/{rid}/items/{item['id']}")
-    gone = server.call("DELETE", "/api/ograf/l3rd-name")
+    gone = server.call("DELETE", "/api/ograf/own-name-strap")
     assert gone.status_code == 200, gone.text
-    assert "l3rd-name" not in {g["id"] for g in server.api("GET", "/api/ograf")["graphics"]}
+    assert "own-name-strap" not in {g["id"] for g in server.api("GET", "/api/ograf")["graphics"]}
     assert server.http.get(server.url + main).status_code == 200  # its package still holds the others
