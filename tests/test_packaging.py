@@ -19,8 +19,8 @@ def test_wheel_contains_templates_static_and_control(tmp_path: Path):
                      "overlay/templates/overlays/scoreboard.html", "overlay/static/lib/client.js",
                      "overlay/i18n/locales/messages.pot", "overlay/i18n/locales/ru/LC_MESSAGES/messages.po",
                      "overlay/i18n/locales/uk/LC_MESSAGES/messages.po", "overlay/i18n/locales/en/LC_MESSAGES/messages.po",
-                     "overlay/ograf/spec/json-schemas/graphics/schema.json",  # the OGraf library validates offline
-                     "overlay/ograf/spec/json-schemas/gdd/object.json", "overlay/static/ograf/frame.js"):
+                     "overlay/ograf/manifest_schema.py",  # the OGraf library validates manifests offline
+                     "overlay/ograf/openapi.yaml", "overlay/static/ograf/frame.js"):
         assert required in names, required
     assert any(n.startswith("overlay/static/vendor/socket.io/") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))

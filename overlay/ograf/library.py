@@ -3,11 +3,11 @@
 An upload is a zip of one or more `*.ograf.json` manifests with their files. Everything is
 checked in memory before anything is written — the archive's size, file count and total
 unpacked size (counted while unpacking, never trusted from the headers), every path (relative,
-inside the package, no symlinks), each manifest against the EBU schema (vendored in `spec/`),
-its `main` and thumbnails present, its data `schema` a usable JSON Schema, ids unique — then
-the package is written under its content hash (a temp folder renamed into place) and recorded
-in SQLite. A refused upload stores nothing. The files are served only to sandboxed frames
-(overlay/ograf/frames.py): third-party code never runs on our origin.
+inside the package, no symlinks), each manifest against our OGraf v1 manifest schema
+(manifest_schema.py), its `main` and thumbnails present, its data `schema` a usable JSON Schema,
+ids unique — then the package is written under its content hash (a temp folder renamed into
+place) and recorded in SQLite. A refused upload stores nothing. The files are served only to
+sandboxed frames (overlay/ograf/frames.py): third-party code never runs on our origin.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from typing import Any
 
 from ..rules import InputError
 from ..core.store import Store
+from . import manifest_schema
 
 log = logging.getLogger("chgk_overlay.ograf")
 MAX_UPLOAD = 50 * 1024 * 1024        # the zip as sent (413 above it)
@@ -37,8 +38,6 @@ MAX_RATIO = 200                      # unpacked / packed for one member beyond 1
 MAX_MANIFEST = 1024 * 1024
 GRAPHIC_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 PKG = re.compile(r"[0-9a-f]{32}")
-SPEC = Path(__file__).resolve().parent / "spec" / "json-schemas"
-MANIFEST_SCHEMA = "https://ograf.ebu.io/v1/specification/json-schemas/graphics/schema.json"
 THUMB_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
                ".webp": "image/webp"}
 
@@ -71,28 +70,6 @@ class OgrafInUse(InputError):
 
 class UnknownOgraf(InputError):
     status = 404
-
-
-def _registry() -> Any:
-    """The EBU schemas by their `$id`, so `$ref`s resolve offline."""
-    from referencing import Registry, Resource
-    resources = []
-    for path in SPEC.rglob("*.json"):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((doc["$id"], Resource.from_contents(doc)))
-    return Registry().with_resources(resources)
-
-
-_validators: dict[str, Any] = {}
-
-
-def manifest_validator() -> Any:
-    if "manifest" not in _validators:
-        from jsonschema import Draft202012Validator
-        registry = _registry()
-        schema = registry.contents(MANIFEST_SCHEMA)
-        _validators["manifest"] = Draft202012Validator(schema, registry=registry)
-    return _validators["manifest"]
 
 
 def data_validator(schema: Any) -> Any:
@@ -184,7 +161,6 @@ def read_manifests(files: dict[str, bytes]) -> list[tuple[str, dict]]:
     found = sorted(p for p in files if p.endswith(".ograf.json"))
     if not found:
         raise OgrafRefused("The package has no *.ograf.json manifest.")
-    validator = manifest_validator()
     out: list[tuple[str, dict]] = []
     ids: dict[str, str] = {}
     for path in found:
@@ -195,7 +171,7 @@ def read_manifests(files: dict[str, bytes]) -> list[tuple[str, dict]]:
             doc = json.loads(raw.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise OgrafRefused(f"The manifest is not valid JSON ({str(exc)[:160]}).", path) from None
-        errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path)) if isinstance(doc, dict) else None
+        errors = manifest_schema.errors(doc) if isinstance(doc, dict) else None
         if errors is None:
             raise OgrafRefused("The manifest must be a JSON object.", path)
         if errors:

@@ -1,5 +1,5 @@
 """Our on-air graphics as OGraf Graphics: one manifest `chgk-<graphic>.ograf.json` each, checked
-against the vendored manifest schema (spec/json-schemas/graphics/schema.json).
+against our schema of an OGraf v1 manifest (manifest_schema.py).
 
 Two kinds, and where their content comes from:
 - game graphics (scoreboard, question, club tables, league boards, …) draw the *public* state of
@@ -11,16 +11,13 @@ Two kinds, and where their content comes from:
 """
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from ..graphics.game import GRAPHICS
 from ..schema import graphic_schema
+from . import manifest_schema
+from .manifest_schema import SCHEMA_URL
 
-SPEC = Path(__file__).parent / "spec"
-SCHEMA_URL = "https://ograf.ebu.io/v1/specification/json-schemas/graphics/schema.json"
 PREFIX = "chgk-"
 VERSION = "1"
 AUTHOR = {"name": "chgk-overlay", "url": "https://github.com/chgk-overlay"}
@@ -132,23 +129,6 @@ def manifests() -> dict[str, dict]:
     return {graphic_id(g): manifest(g) for g in GRAPHICS}
 
 
-@cache
-def _validator() -> Any:
-    import jsonschema
-    from jsonschema_specifications import REGISTRY as META  # the JSON Schema metaschemas
-    from referencing import Resource
-
-    resources = []
-    for path in (SPEC / "json-schemas").rglob("*.json"):
-        doc = json.loads(path.read_text())
-        resources.append((doc["$id"], Resource.from_contents(doc)))
-    registry = META.with_resources(resources)
-    schema = json.loads((SPEC / "json-schemas/graphics/schema.json").read_text())
-    return jsonschema.Draft202012Validator(schema, registry=registry)
-
-
 def problems(doc: Any) -> list[str]:
-    """What is wrong with a manifest by the vendored schema ([] when it is valid): offline, the
-    schema's https references are the vendored files."""
-    return [f"{'/'.join(map(str, e.absolute_path)) or '(manifest)'}: {e.message}"
-            for e in _validator().iter_errors(doc)]
+    """What is wrong with a manifest by our OGraf v1 manifest schema ([] when it is valid)."""
+    return manifest_schema.problems(doc)

@@ -1,4 +1,5 @@
-"""The OGraf Server API (spec/open-api/server-api.yaml) under `/ograf/v1`, for OGraf controllers.
+"""The OGraf Server API under `/ograf/v1`, for OGraf controllers: the EBU OGraf v1 Server API's
+paths, described by our own OpenAPI document (openapi.yaml, served at `/ograf/v1/openapi.yaml`).
 
 One renderer, `show`: the rundown's output (`/overlays/show`, the desk's program monitor). Its
 render targets are the layers, `{"layer": "<name>"}`. A graphic instance on air *is* a layer's
@@ -7,7 +8,8 @@ own path in, so the take is journalled, broadcast and drawn on the program monit
 take shows here as an instance of the layer (`<rundown>:<item>`). `load` keeps the instance ready
 on its layer without touching the air (as a renderer loads a graphic hidden).
 
-Operators only (the bearer token, as `/api`); CORS for the origins in `OGRAF_ORIGINS` only.
+Operators only (the bearer token, as `/api`) but for that description; CORS for the origins in
+`OGRAF_ORIGINS` only.
 """
 from __future__ import annotations
 
@@ -98,6 +100,23 @@ def socket_origins(app: Flask) -> Callable[..., bool] | None:
                 own.append(f"{scheme}://{host}")
         return origin in own or origin.rstrip("/") in [str(o).rstrip("/") for o in app.config["OGRAF_ORIGINS"]]
     return allowed
+
+
+# this API's description -------------------------------------------------------------------------
+
+@bp.get("/openapi.yaml")
+def openapi_document() -> Any:
+    """Our OpenAPI document of this API (public: a description, nothing of the show)."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent / "openapi.yaml").read_text(encoding="utf-8")
+    return Response(text, mimetype="application/yaml")
+
+
+@bp.get("/manifest.schema.json")
+def manifest_schema_document() -> Any:
+    """The JSON Schema graphic manifests are checked with (the document's `manifest.schema.json`)."""
+    from .manifest_schema import MANIFEST
+    return jsonify(MANIFEST)
 
 
 # graphics --------------------------------------------------------------------------------------

@@ -390,9 +390,8 @@ def example_of(schema: Any) -> Any:
 def examples_package(folders: list[Path]) -> tuple[bytes, dict[str, dict]]:
     """The folders as one upload, and {folder: manifest as uploaded}. The files are never changed;
     in the copy that is uploaded, two things are set aside when our validator needs it: a
-    manifest property the vendored schema (overlay/ograf/spec/) does not know yet
-    (`actionDurations`, added to ebu/ograf after the vendored commit) becomes a vendor property
-    (`v_actionDurations`; our renderer does not use it), and a thumbnail the folder lacks (a
+    manifest property our schema (overlay/ograf/manifest_schema.py) refuses becomes a vendor
+    property (`v_<name>`; our renderer does not use it), and a thumbnail the folder lacks (a
     binary file left out of a copy) is a plain grey picture of the size the manifest gives."""
     from overlay.ograf.manifests import problems
     out, manifests = io.BytesIO(), {}

@@ -1,5 +1,5 @@
 """The OGraf Server API (/ograf/v1) on a real server, every request and answer validated against
-the EBU's OpenAPI document itself (openapi-core): a controller's load → play → update → stop on a
+our OpenAPI document of it (overlay/ograf/openapi.yaml, openapi-core): a controller's load → play → update → stop on a
 layer is the desk's take (on the layers the rundown's output draws), and a desk's take is an
 instance of its layer here. Operators only; CORS only for the configured origins."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 import requests
 from openapi_core.testing import MockRequest, MockResponse
 
-from tests.ograf.spec import server_api
+from tests.ograf.openapi_doc import AUTH, DOCUMENT, server_api
 from tests.support import Server
 
 ORIGIN = "http://controller.example:3000"
@@ -31,7 +31,7 @@ def ograf(server: Server, method: str, path: str, body: Any = None, params: dict
           status: int = 200) -> Any:
     """A request to the Server API, and its answer, both checked against the OpenAPI document."""
     r = server.call(method, V1 + path, body, params=params)
-    request = MockRequest("http://localhost", method.lower(), V1 + path, args=params or {},
+    request = MockRequest("http://localhost", method.lower(), V1 + path, args=params or {}, headers=AUTH,
                           data=json.dumps(body).encode() if body is not None else None,
                           content_type="application/json")
     server_api().validate_request(request)
@@ -48,16 +48,27 @@ def test_the_document_refuses_a_wrong_answer() -> None:
 
     from overlay.ograf import manifests
     doc = {k: v for k, v in manifests.manifest("lower-third").items() if k != "main"}
-    asked = MockRequest("http://localhost", "get", V1 + "/graphics/chgk-lower-third")
+    asked = MockRequest("http://localhost", "get", V1 + "/graphics/chgk-lower-third", headers=AUTH)
     with pytest.raises(InvalidData):
         server_api().validate_response(asked, MockResponse(json.dumps({"graphic": doc, "manifest": doc}).encode(),
                                                            content_type="application/json"))
     asked = MockRequest("http://localhost", "post", V1 + "/renderers/show/target/graphicInstance/playAction",
-                        data=b'{"renderTarget": {"layer": "a"}, "graphicInstanceId": "x", "params": {}}',
+                        headers=AUTH, data=b'{"renderTarget": {"layer": "a"}, "graphicInstanceId": "x", "params": {}}',
                         content_type="application/json")
     with pytest.raises(InvalidData):
         server_api().validate_response(asked, MockResponse(b'{"graphicInstanceId": "x", "statusCode": 200}',
                                                            content_type="application/json"))
+
+
+def test_the_document_and_its_manifest_schema_are_served(server: Server) -> None:
+    """Anyone may read the description (no token): the YAML as committed, the manifest schema it
+    refers to (`manifest.schema.json`, beside it) as the one the server checks manifests with."""
+    from overlay.ograf.manifest_schema import MANIFEST
+    doc = requests.get(server.url + V1 + "/openapi.yaml", timeout=10)
+    assert doc.status_code == 200 and doc.headers["Content-Type"].startswith("application/yaml")
+    assert doc.text == DOCUMENT.read_text(encoding="utf-8")
+    schema = requests.get(server.url + V1 + "/manifest.schema.json", timeout=10)
+    assert schema.status_code == 200 and schema.json() == MANIFEST
 
 
 def straps() -> dict:
