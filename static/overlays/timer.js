@@ -122,7 +122,11 @@ export default function create(root, ctx) {
         const fresh =
           prevKey !== key || !wasVisible || // (a start held back until the reveal sounds then)
           !prevTimer?.running && (prevTimer?.remaining_ms ?? 0) >= (prevTimer?.duration_ms ?? 1);
-        if (fresh && remainingMs(timer, clock) > timer.duration_ms - 3000) signal("start");
+        // a start sounds within 3 s of itself (a page that joins later stays quiet); one held back
+        // while the top turned sounds within 3 s of the reveal, however long the top took
+        const revealAt = state.round?.reveal_at;
+        const heldBack = !wasVisible && revealAt != null && clock.now() - revealAt < 3000;
+        if (fresh && (heldBack || remainingMs(timer, clock) > timer.duration_ms - 3000)) signal("start");
       }
       if (!raf) frame();
       else {

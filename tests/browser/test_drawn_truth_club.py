@@ -80,7 +80,7 @@ def stage_league(srv: Server) -> League:
          "Козлов", "Новикова", "Фёдоров"])]
     ids = approved_members(srv, names)
     sid = ok(srv, "POST", "/api/seasons", {"name": "Сезон 2026", "qualifying_days": 3}, 201)["id"]
-    ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01"})
+    ok(srv, "POST", f"/api/seasons/{sid}/days", {"day": 1, "sunday": "2026-03-01", "confirm": True})
     holding = f"{sid}-d1-sun"
     for name in names:
         ok(srv, "POST", f"/api/holdings/{holding}/registrations", {"member": ids[name]}, 201)

@@ -192,6 +192,7 @@ def test_timer_counts_down_from_ends_at_and_warns(server: Server, tab: Tab) -> N
     game = new_game(server, timers={"minute": 14_500})
     server.play(game, "spin", landed=2)
     page = tab.open(f"{server.url}/overlays/timer?sound=1")
+    wait_revealed(page)  # started after the top stops: the whole minute is on screen
     assert not on_air(page, "timer")
     server.play(game, "start_timer")
     wait_on_air(page, "timer")

@@ -155,7 +155,7 @@ def test_a_timer_started_while_the_top_turns_waits_for_the_reveal(server: Server
     """The operator starts the blitz timer as the top still turns: its «Блиц» would give the
     sector away, so the timer too (`timer`, and in `full`) is drawn only from `reveal_at` on."""
     game = server.create(game_spec(), on_air=True)
-    watch = {"/overlays/timer": [("[data-part=timer] [data-ref=kind]", "Блиц"), ("[data-part=timer] [data-ref=digits]", "")],
+    watch = {"/overlays/timer?sound=1": [("[data-part=timer] [data-ref=kind]", "Блиц"), ("[data-part=timer] [data-ref=digits]", "")],
              "/overlays/full": [("[data-part=timer] [data-ref=kind]", "Блиц"), ("[data-part=timer] [data-ref=digits]", "")]}
     pages = {path: open_page(chromium, server.url + path, tabs) for path in watch}
     for path, page in pages.items():
@@ -170,6 +170,8 @@ def test_a_timer_started_while_the_top_turns_waits_for_the_reveal(server: Server
         first = page.evaluate("() => window.drawnAt")
         for sel, _ in watch[path]:
             assert first[sel] >= r["reveal_at"], (path, sel, first[sel] - r["reveal_at"])
+    # the start signal, held back with the timer, sounds when it is drawn (the top took over 3 s)
+    wait_js(pages["/overlays/timer?sound=1"], "window.chgkOverlay.sounds.map(s => s.name).join() === 'start'")
 
 
 # The page's socket, as a proxy that holds messages would make it: every `state` and `graphics`

@@ -85,14 +85,14 @@ def refused_everything(srv: Server, game: str, other: str, overlay: Watcher, pan
     and new connections still work. Returns the state before and the refusals that were not
     a clear 503."""
     before = snapshot(srv, game)
-    seen = (len(overlay.states), len(overlay.graphics.game), len(panel.states), len(panel.graphics))
+    seen = (len(overlay.states), len(overlay.graphics), len(panel.states), len(panel.graphics))
     problems = [p for p in (refusal_problem(name, r) for name, r in changes(srv, game, other)) if p]
     # the /control socket answers like HTTP
     ack = panel.sio.call("command", {"type": "judge", "correct": False}, namespace="/control", timeout=10)
     assert ack.get("status") == 503 and ack["error"]["code"] == "storage_unavailable", ack
     time.sleep(0.5)  # a broadcast, had there been one, would have arrived by now
     assert snapshot(srv, game) == before, "a refused change changed something"
-    assert (len(overlay.states), len(overlay.graphics.game), len(panel.states), len(panel.graphics)) == seen, \
+    assert (len(overlay.states), len(overlay.graphics), len(panel.states), len(panel.graphics)) == seen, \
         "a refused change was broadcast"
     # reads still work, and a screen that connects now gets the true state
     late = Watcher(srv.url, "/overlay")
