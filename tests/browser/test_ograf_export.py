@@ -20,7 +20,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from overlay.graphics.game import GRAPHICS
-from tests.browser.helpers import WAIT_MS, on_air, wait_off_air, wait_on_air
+from tests.browser.helpers import WAIT_MS, on_air, settle, wait_off_air, wait_on_air
 from tests.browser.test_chromium103 import stage_league, stage_tv
 from tests.browser.test_club_overlays import staged as club_staged
 from tests.browser.test_overlays import game_spec
@@ -182,6 +182,7 @@ def test_a_server_api_take_is_drawn_on_the_show_output(chromium: Browser, server
     server.api("POST", f"{base}/playAction", {"renderTarget": target, "graphicInstanceId": iid, "params": {}})
     wait_on_air(page, "lower-third")
     expect(page.locator("[data-part='lower-third'] [data-ref='title']")).to_have_text("Борис Бурда")
+    settle(page)  # the strap's entrance has ended: it is drawn at full strength
     page.screenshot(path=str(tmp_path / "show-take.png"), omit_background=True)
     assert opaque_share(page) > 0.001
     server.api("POST", f"{base}/stopAction", {"renderTarget": target, "graphicInstanceId": iid, "params": {}})
