@@ -223,7 +223,10 @@ def test_game_rating_counts_the_central_table_twice_and_reorders(shared_server: 
     moving = page.evaluate("""id => document.querySelector(`.gr-row[data-team=${id}]`).getAnimations()
         .map(a => a.effect.getKeyframes()[0].transform)""", "t6")
     assert len(moving) == 1 and moving[0].startswith("translate(0px, "), moving
-    mid = page.evaluate(ROW_TOP_JS, "t6")
+    # at the slide's first frame (held there while measured: a slow machine may be near its end
+    # by the time it is read) the row is still where it was, not yet three rows up
+    mid = page.evaluate("""id => { const a = document.querySelector(`.gr-row[data-team=${id}]`).getAnimations()[0];
+        a.pause(); a.currentTime = 0; const top = (""" + ROW_TOP_JS + """)(id); a.play(); return top; }""", "t6")
     assert mid > start - 62 * 3 + 1  # not yet at its new row (three rows up)
     assert page.evaluate(ROW_JS, "t6")[0] == "2–3"
     assert page.evaluate(ROW_JS, "t4")[0] == "2–3"
