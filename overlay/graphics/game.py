@@ -169,17 +169,24 @@ def _parse(body: Any) -> tuple[str, str, dict]:
         raise InputError("bad_field", "'action' must be \"show\", \"hide\" or \"clear\".")
     if name not in GRAPHICS:
         raise InputError("unknown_graphic", f"Unknown graphic {name!r}. Graphics: {', '.join(GRAPHICS)}.", graphic=str(name))
+    data = check_envelope(data)
+    if action == "show":  # the graphic's declared data (overlay/schema): every door checks the same
+        data = validate_data(name, data)
+    return action, name, data
+
+
+def check_envelope(data: Any) -> dict:
+    """`data` as every door takes it before its graphic's schema: an object (None: empty), at most
+    MAX_DATA_DEPTH deep and MAX_DATA_BYTES big (the graphics API and rundown items alike)."""
     if data is None:
-        data = {}
+        return {}
     if not isinstance(data, dict):
         raise InputError("bad_field", "'data' must be an object.")
     if _depth(data) > MAX_DATA_DEPTH:
         raise InputError("bad_field", f"'data' nests lists and objects more than {MAX_DATA_DEPTH} levels deep.")
     if len(json.dumps(data, ensure_ascii=False).encode()) > MAX_DATA_BYTES:
         raise InputError("bad_field", f"'data' is larger than {MAX_DATA_BYTES} bytes.")
-    if action == "show":  # the graphic's declared data (overlay/schema): every door checks the same
-        data = validate_data(name, data)
-    return action, name, data
+    return data
 
 
 def _depth(value: Any, limit: int = MAX_DATA_DEPTH + 1) -> int:

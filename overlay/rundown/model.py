@@ -8,11 +8,10 @@ sent) and return a changed copy, or raise `InputError` (400, the field is wrong)
 from __future__ import annotations
 
 import copy
-import json
 import re
 from typing import Any
 
-from ..graphics.game import MAX_DATA_DEPTH, _depth
+from ..graphics.game import check_envelope
 from ..rules import InputError, RuleError
 from ..schema import declared as schema_declared, validate_data
 from ..schema.cells import parse_duration
@@ -23,7 +22,6 @@ MIN_OUT_MS, MAX_OUT_MS = 500, 3_600_000
 LAYER_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 MAX_LABEL, MAX_NAME = 120, 80
 MAX_ITEMS = 2000
-MAX_DATA_BYTES = 8_000
 STING_MS = 4000  # an item with out "none" holds its layer this long (its animation), unless data.duration_ms
 
 # Graphics that play in steps; `continue` moves to the next (rules as data). Steps only hide:
@@ -73,14 +71,7 @@ def parse_layer(value: Any) -> str:
 
 
 def parse_data(value: Any) -> dict:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise InputError("bad_field", "'data' must be an object.")
-    if _depth(value) > MAX_DATA_DEPTH:
-        raise InputError("bad_field", f"'data' nests lists and objects more than {MAX_DATA_DEPTH} levels deep.")
-    if len(json.dumps(value, ensure_ascii=False).encode()) > MAX_DATA_BYTES:
-        raise InputError("bad_field", f"'data' is larger than {MAX_DATA_BYTES} bytes.")
+    value = check_envelope(value)
     for key, v in value.items():
         if isinstance(v, str):
             for name in TOKEN_RE.findall(v):
