@@ -25,6 +25,37 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** A value as a string for keyedChildren's `dataset.sig`: JSON with its keys sorted, since the
+ * same item arrives from the HTTP API and from Socket.IO with its keys in different orders. */
+export function signature(value) {
+  return JSON.stringify(value, (_k, v) => (v && typeof v === "object" && !Array.isArray(v)
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+}
+
+/** Make `box`'s children the `nodes`, each keyed by `dataset.key`, keeping the element already
+ * there for a key: a row the pointer is on is never removed and re-added by a re-render, which
+ * would cancel the click (or the double click) the operator is making on it. A kept element takes
+ * the new one's attributes always, and its children only when its `dataset.sig` changed. */
+export function keyedChildren(box, nodes) {
+  const old = new Map([...box.children].map((el) => [el.dataset.key, el]));
+  const kept = nodes.map((node) => {
+    const el = old.get(node.dataset.key);
+    return el && el.tagName === node.tagName ? el : null;
+  });
+  for (const el of box.querySelectorAll(":scope > *")) if (!kept.includes(el)) el.remove();
+  nodes.forEach((node, i) => {
+    let el = kept[i];
+    if (!el) el = node;
+    else {
+      const sig = el.dataset.sig;
+      for (const a of [...el.attributes]) if (!node.hasAttribute(a.name)) el.removeAttribute(a.name);
+      for (const a of [...node.attributes]) if (el.getAttribute(a.name) !== a.value) el.setAttribute(a.name, a.value);
+      if (sig !== node.dataset.sig) el.replaceChildren(...node.childNodes);
+    }
+    if (box.children[i] !== el) box.insertBefore(el, box.children[i] || null);
+  });
+}
+
 // ---- names: Hebrew or Arabic ones read right to left without moving what is around them ---------
 
 /** A name (a team's, a player's) as an isolated run: <bdi> takes its direction from its first

@@ -5,8 +5,9 @@
 // through /items with expected_rev too. Every open panel gets each change on the /control socket
 // (`rundown`), so two desks editing one rundown see each other.
 
-import { t, onLangChange } from "./i18n.js";
-import { pageConfig, h, api, notice, noticeRefusal, refusalText, wireLanguage, dropPointerFocus, bdi } from "./common.js";
+import { t, onLangChange, currentLang } from "./i18n.js";
+import { pageConfig, h, api, notice, noticeRefusal, refusalText, wireLanguage, dropPointerFocus, bdi,
+  keyedChildren, signature } from "./common.js";
 import { dataForm } from "./dataform.js";
 import { ControlConnection, PressOrder } from "./connection.js";
 import { actionButtons, loadLibrary, schemaForm } from "./ograf.js";
@@ -177,7 +178,8 @@ function rowButtons(item) {
 
 function segmentHeader(seg, i) {
   const b = (label, title, fn) => editButton(label, title, fn);
-  return h("div", { class: "rd-seg", "data-segment": seg.id },
+  const sig = signature([seg.name, i, !!doc.locked, currentLang()]);
+  return h("div", { class: "rd-seg", "data-segment": seg.id, dataset: { key: `s:${seg.id}`, sig } },
     h("span", { class: "rd-seg-name" }, seg.name),
     b("✎", t("rd.rename"), () => {
       const name = prompt(t("rd.rename"), seg.name);
@@ -211,9 +213,10 @@ function render() {
       const row = h("div", {
         class: `rd-item${item.id === doc.focus ? " focused" : ""}${air ? " on-air" : ""}${item.cued ? " cued" : ""}`,
         role: "option", "aria-selected": item.id === doc.focus ? "true" : "false",
-        dataset: { item: item.id, label: item.label },
-        onclick: () => act("focus", { item: item.id }),
-        ondblclick: () => openEditor(item),
+        // the focus is a class, not part of the signature: a click's own re-render keeps the
+        // row's children, so the second click of a double click lands where the first did
+        dataset: { item: item.id, label: item.label, key: `i:${item.id}`,
+                   sig: signature([item, seg.items.indexOf(item), air?.[1].expires_at ?? !!air, !!doc.locked, currentLang()]) },
       },
         h("span", { class: "rd-cued", title: t("rd.cued") }, "◆"),
         h("span", { class: "rd-label" }, item.label),
@@ -226,7 +229,7 @@ function render() {
       rows.push(row);
     }
   });
-  box.replaceChildren(...rows);
+  keyedChildren(box, rows);
   box.querySelector(".rd-item.focused")?.scrollIntoView({ block: "nearest" });
   const focused = items().find((i) => i.id === doc.focus);
   actionButtons($("rd-ograf-actions"), focused && doc.ograf?.[focused.graphic],
@@ -235,6 +238,21 @@ function render() {
   renderProgram();
   tick();
 }
+
+// A row's click focuses it, a double click opens it in the editor; read from the list itself, so
+// a row updated between the two clicks still answers with its current item.
+function rowOf(e) {
+  const row = e.target.closest(".rd-item");
+  return row && !e.target.closest("button") ? items().find((i) => i.id === row.dataset.item) : null;
+}
+$("rd-list").addEventListener("click", (e) => {
+  const item = rowOf(e);
+  if (item) act("focus", { item: item.id });
+});
+$("rd-list").addEventListener("dblclick", (e) => {
+  const item = rowOf(e);
+  if (item) openEditor(item);
+});
 
 /** What is on air, top of the picture first (the order the output draws them in). */
 function renderProgram() {
