@@ -4,7 +4,8 @@ Chromium against a real server (issue 24's smaller items): the desk's edit butto
 as words; «Логотипом в эфир» confirmed in the media library's result line, replacing an earlier
 refusal there; /live naming the club team at the Central Table and marking the sector being
 played; the end-of-game line without a capital mid-sentence; the undo confirmation and the club
-screen's candidates with «Посадить» in 1366×900 without scrolling (scrollHeight measured)."""
+screen's candidates with «Посадить» in 1366×900 without scrolling, in Russian, Ukrainian and
+English (scrollHeight measured)."""
 from __future__ import annotations
 
 import re
@@ -21,6 +22,7 @@ from tests.support import Server
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SCROLL_HEIGHT = "document.documentElement.scrollHeight"
+LANGS = ("ru", "uk", "en")
 EXE = b"MZ\x90\x00\x03\x00\x00\x00\x04\x00" + b"\0" * 500
 
 
@@ -161,18 +163,27 @@ def test_the_end_of_the_game_reads_as_one_sentence(panel: Page1366, panel_server
 
 def test_the_undo_confirmation_and_the_central_tables_candidates_fit_1366_by_900(
         panel: Page1366, panel_server: Server) -> None:
+    """In each of the panel's languages: Ukrainian and English words run longer than Russian."""
     srv, page = panel_server, panel.page
     assert page.viewport_size == {"width": 1366, "height": 900}
+
+    def fits() -> None:
+        height = page.evaluate(SCROLL_HEIGHT)
+        assert height <= 900, (page.evaluate("document.documentElement.lang"), height)
+
     tv = srv.create(tv_spec(), on_air=True)
     srv.play(tv, "spin", landed=2)
-    panel.open("/control/")
-    panel.wait_rev(1, tv)
-    panel.button("undo").click()
-    expect(page.locator("#undo-what")).to_be_visible()
-    assert page.evaluate(SCROLL_HEIGHT) <= 900, page.evaluate(SCROLL_HEIGHT)
-    expect(page.locator("#undo-yes")).to_be_in_viewport(ratio=1)
-    page.keyboard.press("Escape")
-    expect(panel.button("undo")).to_be_visible()                       # back in its place
+    for lang in LANGS:
+        panel.open("/control/")
+        panel.wait_rev(1, tv)
+        page.select_option("#lang-select", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        panel.button("undo").click()
+        expect(page.locator("#undo-what")).to_be_visible()
+        fits()
+        expect(page.locator("#undo-yes")).to_be_in_viewport(ratio=1)
+        page.keyboard.press("Escape")
+        expect(panel.button("undo")).to_be_visible()                   # back in its place
 
     # the club screen after a lost round: candidates, «Жребий» and «Посадить»
     club = srv.create(club_spec(), on_air=True)
@@ -181,15 +192,22 @@ def test_the_undo_confirmation_and_the_central_tables_candidates_fit_1366_by_900
     srv.play(club, "start_timer")
     srv.play(club, "club_answers", correct=["t2", "t3"])
     srv.play(club, "judge", correct=False)
-    panel.open("/control/club")
-    candidate = page.locator('#candidates [data-team="t2"]')
-    expect(candidate).to_be_visible()
-    candidate.click()
-    seat = panel.button("seat")
-    expect(seat).to_be_enabled()
-    assert page.evaluate(SCROLL_HEIGHT) <= 900, page.evaluate(SCROLL_HEIGHT)
-    for el in (candidate, seat, panel.button("draw"), page.locator(".club-tables"), page.locator("#question")):
-        expect(el).to_be_in_viewport(ratio=1)
+    for lang in LANGS:
+        panel.open("/control/club")
+        page.select_option("#lang-select", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        candidate = page.locator('#candidates [data-team="t2"]')
+        expect(candidate).to_be_visible()
+        candidate.click()
+        seat = panel.button("seat")
+        expect(seat).to_be_enabled()
+        fits()
+        for el in (candidate, seat, panel.button("draw"), page.locator(".club-tables"), page.locator("#question")):
+            expect(el).to_be_in_viewport(ratio=1)
     seat.click()
     expect(page.locator("#central-team")).to_have_attribute("data-team", "t2")
-    assert page.evaluate(SCROLL_HEIGHT) <= 900, page.evaluate(SCROLL_HEIGHT)
+    for lang in LANGS:
+        page.select_option("#lang-select", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        fits()
+    page.select_option("#lang-select", "ru")
