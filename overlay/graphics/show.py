@@ -1,7 +1,9 @@
-"""The show graphics' data (bug, ticker, slate, credits, the photo strap), checked when taken
-to air — by `POST /api/graphics`, the panel or a rundown item alike — and, for the slate's
-clock, turned into server time: a countdown "until 19:30" or "for 5 minutes" becomes `ends_at`,
-a count-up becomes `starts_at`, so every screen and every reconnect shows the same second."""
+"""The show graphics' data (strap, bug, ticker, slate, credits) as it goes on air — by
+`POST /api/graphics`, the panel or a rundown item alike: checked against its schema once more
+(overlay/schema: a rundown item's {{fields}} are filled in at take), then completed by the server:
+the audience page's QR code, and the slate's clock in server time (a countdown "until 19:30" or
+"for 5 minutes" becomes `ends_at`, a count-up `starts_at`), so every screen and every reconnect
+shows the same second. Also: when a one-time credits roll ends, and the layers' stacking."""
 from __future__ import annotations
 
 import datetime as dt
@@ -10,111 +12,35 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules import InputError, RuleError
+from ..schema import validate_data
 
-CORNERS = ("top-right", "top-left", "bottom-right", "bottom-left")
-SLATE_KINDS = ("break", "soon", "round", "text")
-# Data fields that are true or false (a rundown's CSV reads its cells "true"/"false" as such).
-FLAGS = ("qr", "count_up", "loop")
 HOUR = 3_600_000
 DAY = 24 * HOUR
+# The graphics of a show (the rest draw the game's state and take no data of their own).
+SHOW_GRAPHICS = ("lower-third", "bug", "ticker", "slate", "credits")
 
 
-def _fail(message: str) -> InputError:
-    return InputError("bad_field", message)
-
-
-def _text(data: dict, key: str, limit: int = 200) -> None:
-    v = data.get(key)
-    if v is not None and (not isinstance(v, str) or len(v) > limit):
-        raise _fail(f"'{key}' must be a text of at most {limit} characters.")
-
-
-def _int(data: dict, key: str, lo: int, hi: int, what: str) -> None:
-    v = data.get(key)
-    if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi):
-        raise _fail(f"'{key}' must be a whole number of {what} from {lo} to {hi}.")
-
-
-def _picture(data: dict, key: str, required: bool) -> None:
-    v = data.get(key)
-    if v is None and not required:
-        return
-    if not isinstance(v, str) or not v or len(v) > 500:
-        raise _fail(f"'{key}' must name a picture: a media id from the library (\"m3\") or a URL.")
-
-
-def bug(data: dict, now: int, live_url: str | None = None) -> dict:
-    data = _qr(data, live_url)
-    _picture(data, "media", required=not data.get("qr"))
-    if data.get("corner", "top-right") not in CORNERS:
-        raise _fail(f"'corner' must be one of {', '.join(CORNERS)}.")
-    _int(data, "height", 40, 300, "pixels")
-    return data
-
-
-def ticker(data: dict, now: int, live_url: str | None = None) -> dict:
-    items = data.get("items")
-    if not isinstance(items, list) or not items or len(items) > 50:
-        raise _fail("'items' must be a list of 1 to 50 texts.")
-    for i, item in enumerate(items):
-        text = item.get("text") if isinstance(item, dict) else item
-        if not isinstance(text, str) or not text.strip() or len(text) > 300:
-            raise _fail(f"'items[{i}]' must be a text (or {{\"text\": …}}) of 1 to 300 characters.")
-    _text(data, "title", 60)
-    _int(data, "speed", 20, 600, "pixels a second")
-    return data
-
-
-def slate(data: dict, now: int, live_url: str | None = None) -> dict:
-    data = _qr(data, live_url)
-    if data.get("kind", "text") not in SLATE_KINDS:
-        raise _fail(f"'kind' must be one of {', '.join(SLATE_KINDS)}.")
-    for key in ("title", "subtitle", "kicker", "clock_label"):
-        _text(data, key)
-    _picture(data, "background", required=False)
-    _int(data, "countdown_ms", 1000, DAY, "milliseconds")
-    _int(data, "limit_ms", 1000, DAY, "milliseconds")
-    until = data.get("until")
-    clocks = [k for k in ("until", "countdown_ms", "count_up") if data.get(k) not in (None, False)]
-    if len(clocks) > 1:
-        raise _fail(f"A slate has one clock: give only one of {', '.join(clocks)}.")
-    data = {k: v for k, v in data.items() if k not in ("ends_at", "starts_at")}  # the server sets these
-    if until is not None:
-        data["ends_at"] = _time_of_day(until, now)
+def _slate(data: dict, now: int, live_url: str | None) -> dict:
+    """The slate's one clock in server time: `until` HH:MM and `countdown_ms` become `ends_at`,
+    `count_up` becomes `starts_at` (the schema has let at most one of them through)."""
+    data = _qr(data, now, live_url)
+    if data.get("until") is not None:
+        data["ends_at"] = _time_of_day(data["until"], now)
     elif data.get("countdown_ms") is not None:
         data["ends_at"] = now + data["countdown_ms"]
     elif data.get("count_up") is True:  # `false` (a spreadsheet's switch left off) is no clock
         data["starts_at"] = now
-    elif data.get("count_up") is not None:
-        raise _fail("'count_up' must be true (a count-up from the moment the slate is taken) or false.")
     return data
 
 
-def _time_of_day(value: Any, now: int) -> int:
+def _time_of_day(value: str, now: int) -> int:
     """Server epoch ms of the next HH:MM in the server's local time; a time passed within the
     last hour is today's (the countdown shows 0:00: the start is late, not tomorrow)."""
-    m = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", value) if isinstance(value, str) else None
-    if not m:
-        raise _fail("'until' must be a time of day as HH:MM (server's local time), e.g. \"19:30\".")
+    hour, minute = (int(part) for part in value.split(":"))
     local = dt.datetime.fromtimestamp(now / 1000).astimezone()
-    target = local.replace(hour=int(m.group(1)), minute=int(m.group(2)), second=0, microsecond=0)
+    target = local.replace(hour=hour, minute=minute, second=0, microsecond=0)
     at = int(target.timestamp() * 1000)
     return at + DAY if at < now - HOUR else at
-
-
-def credits(data: dict, now: int, live_url: str | None = None) -> dict:
-    names = data.get("names")
-    if not isinstance(names, list) or not names or len(names) > 200:
-        raise _fail("'names' must be a list of 1 to 200 names.")
-    for i, row in enumerate(names):
-        name = row.get("name") if isinstance(row, dict) else row
-        if not isinstance(name, str) or not name.strip() or len(name) > 120:
-            raise _fail(f"'names[{i}]' must be a name (or {{\"name\": …, \"role\": …}}) of 1 to 120 characters.")
-        if isinstance(row, dict) and not isinstance(row.get("role", ""), str):
-            raise _fail(f"'names[{i}].role' must be a text.")
-    _text(data, "title", 120)
-    _int(data, "speed", 20, 400, "pixels a second")
-    return data
 
 
 # The credits roll's box model (static/overlays/credits.css: fixed line heights, a 900 px column
@@ -160,24 +86,13 @@ def earliest(*ends: int | None) -> int | None:
     return min(known) if known else None
 
 
-def lower_third(data: dict, now: int, live_url: str | None = None) -> dict:
-    if data.get("style", "plain") not in ("plain", "photo"):
-        raise _fail("'style' must be \"plain\" or \"photo\" (two lines and a photo).")
-    _picture(data, "photo", required=False)
-    return data
-
-
-def _qr(data: dict, live_url: str | None) -> dict:
+def _qr(data: dict, now: int, live_url: str | None) -> dict:
     """`qr: true` on a slate or a bug: the audience page's QR code. Its address is the configured
     public one (`LIVE_URL`) and nothing else — not the overlay's host (OBS often loads it from
     localhost), not the caller's; the server writes it and the code's modules into the data
     (`qr_url`, `qr_modules`: rows of hex, the dark modules as 1 bits, most significant first) so
     every overlay, on the writer or on an edge, draws the same code."""
-    data = {k: v for k, v in data.items() if k not in ("qr_url", "qr_modules")}  # the server sets these
     qr = data.get("qr")
-    if qr is not None and not isinstance(qr, bool):
-        raise _fail("'qr' must be true (show the audience page's QR code) or false.")
-    _text(data, "qr_caption", 60)
     if not qr:
         return data
     url = public_live_url(live_url)
@@ -228,17 +143,21 @@ def parse_stack(value: Any) -> str | None:
         return None
     if isinstance(value, str) and value.strip() in STACK_LEVELS:
         return value.strip()
-    raise _fail(f"'stack' must be one of {', '.join(STACK_LEVELS)} (bottom to top), or empty for the "
-                f"graphic's own level; got {value!r}.")
+    raise InputError("bad_field", f"'stack' must be one of {', '.join(STACK_LEVELS)} (bottom to top), or empty "
+                                  f"for the graphic's own level; got {value!r}.")
 
 
-CHECKS: dict[str, Callable[..., dict]] = {
-    "bug": bug, "ticker": ticker, "slate": slate, "credits": credits, "lower-third": lower_third,
-}
+# what the server adds at take, after the schema: the QR code's modules, the slate's clock
+AT_TAKE: dict[str, Callable[[dict, int, str | None], dict]] = {"bug": _qr, "slate": _slate}
 
 
 def check(name: str, data: dict, now: int, live_url: str | None = None) -> dict:
     """The data to put on air for a `show` of graphic `name` (InputError when it is wrong);
-    `live_url`: the audience page's public address (`LIVE_URL`), for a `qr`."""
-    fn = CHECKS.get(name)
-    return fn(dict(data), now, live_url) if fn else data
+    `live_url`: the audience page's public address (`LIVE_URL`), for a `qr`. A show graphic's
+    data is checked against its schema here again, at take: a rundown item's {{fields}} are
+    filled in only now. The schema drops what the server writes (`ends_at`, `qr_url`…)."""
+    if name not in SHOW_GRAPHICS:
+        return data
+    data = validate_data(name, data)
+    step = AT_TAKE.get(name)
+    return step(data, now, live_url) if step else data

@@ -1,6 +1,7 @@
 """Every graphic's data, declared once (field name → type, see types.py). The bounds are the
-ones the graphics draw within (overlay/graphics/show.py checks the same at take, and turns a slate's
-clock into server time); the order is the editor's and a form builder's (GDD `order`).
+ones the graphics draw within (overlay/graphics/show.py checks them again at take, after a rundown
+fills in its {{fields}}, and turns a slate's clock into server time); the order is the editor's and
+a form builder's (GDD `order`).
 
 A field the server writes at take (`ends_at`, `qr_url`, a question's `step`) is `readOnly`: it
 may come back in data a client saw on air, and is dropped from what a door accepts."""
