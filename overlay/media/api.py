@@ -8,8 +8,8 @@ from flask import Blueprint, Flask, abort, jsonify, request, send_file
 
 from ..web.auth import operator_required
 from .library import CSP, MAX_BYTES, Media, MediaInUse, MediaRefused
-from ..rules import InputError
 from ..web.services import services
+from ..web.uploads import uploaded_file
 
 bp = Blueprint("media_api", __name__, url_prefix="/api/media")
 files = Blueprint("media_files", __name__)
@@ -19,19 +19,14 @@ def library() -> Media:
     return services().media
 
 
+def _too_large(length: int) -> MediaRefused:
+    e = MediaRefused("too_large", f"The file is {length / 1048576:.1f} MB; the library takes files up to {MAX_BYTES // 1048576} MB.")
+    e.status = 413
+    return e
+
+
 def _upload() -> tuple[bytes, str]:
-    """The uploaded file's bytes and name; a 413 before the body is read when it is too large."""
-    length = request.content_length
-    if length is not None and length > MAX_BYTES + 65536:
-        e = MediaRefused("too_large", f"The file is {length / 1048576:.1f} MB; the library takes files up to {MAX_BYTES // 1048576} MB.")
-        e.status = 413
-        raise e
-    request.max_content_length = MAX_BYTES + 65536
-    f = request.files.get("file")
-    if f is None:
-        raise InputError("bad_field", "Send the picture as multipart/form-data in the field 'file'.")
-    raw = f.read(MAX_BYTES + 1)
-    return raw, f.filename or ""
+    return uploaded_file(MAX_BYTES, _too_large, "the picture")
 
 
 @bp.get("")

@@ -13,8 +13,8 @@ from typing import Any
 from flask import Blueprint, Flask, abort, jsonify, make_response, render_template_string, request, send_file, url_for
 
 from ..web.auth import operator_required
-from ..rules import InputError
 from ..web.services import services
+from ..web.uploads import uploaded_file
 from .library import MAX_UPLOAD, OgrafInUse, OgrafLibrary, OgrafRefused
 
 bp = Blueprint("ograf_library", __name__, url_prefix="/api/ograf")
@@ -49,16 +49,10 @@ def list_graphics() -> Any:
 @bp.post("")
 @operator_required
 def upload() -> Any:
-    length = request.content_length
-    if length is not None and length > MAX_UPLOAD + 65536:
-        raise OgrafRefused(f"The package is {length / 1048576:.1f} MB; the library takes packages up to "
-                           f"{MAX_UPLOAD // 1048576} MB.", status=413)
-    request.max_content_length = MAX_UPLOAD + 65536
-    f = request.files.get("file")
-    if f is None:
-        raise InputError("bad_field", "Send the package as multipart/form-data in the field 'file' (a zip).")
-    raw = f.read(MAX_UPLOAD + 1)
-    return jsonify(graphics=library().add(raw, f.filename or "")), 201
+    raw, name = uploaded_file(MAX_UPLOAD, lambda length: OgrafRefused(
+        f"The package is {length / 1048576:.1f} MB; the library takes packages up to {MAX_UPLOAD // 1048576} MB.",
+        status=413), "the package (a zip)")
+    return jsonify(graphics=library().add(raw, name)), 201
 
 
 @bp.get("/<gid>")
