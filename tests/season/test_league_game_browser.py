@@ -14,6 +14,7 @@ from tests.browser.helpers import PanelPage
 from tests.support import Server
 
 from .helpers import approved_members, ok
+from .pages import play_club_game
 
 pytestmark = pytest.mark.browser
 
@@ -61,30 +62,7 @@ def test_a_holding_game_made_and_played_from_the_pages_counts(league: tuple[Serv
     expect(page.locator("#warnings")).to_have_count(0)          # every player is a member
 
     # the panel: put it on air, seat Сфинкс, two correct answers; Ворон writes one correct answer
-    page.goto(f"{srv.url}/control/setup")
-    page.click(f'#games-body button[data-game="{game}"]')
-    expect(page.locator(f'#games-body tr[data-game="{game}"]')).to_contain_text("В ЭФИРЕ")
-    page.goto(f"{srv.url}/control/club")
-    panel.wait_rev(0, game)
-    page.locator('#candidates [data-team="t1"]').click()
-    panel.click(panel.button("seat"), rev=1)
-    page.locator('.sector-chip[data-sector="1"]').click()
-    panel.wait_rev(2)
-    page.keyboard.press("Space")
-    panel.wait_rev(3)
-    panel.click(panel.button("correct"), rev=4)
-    page.keyboard.press("2")
-    page.keyboard.press("Enter")                                # marks table 2 (Ворон)
-    page.keyboard.press("Enter")                                # records the club tables
-    panel.wait_rev(5)
-    page.locator('.sector-chip[data-sector="2"]').click()
-    panel.wait_rev(6)
-    page.keyboard.press("Space")
-    panel.wait_rev(7)
-    panel.click(panel.button("correct"), rev=8)
-    expect(page.locator("#finished")).to_contain_text("2:0")
-    page.locator(f'#best-picker .player[data-player="{T1[1]}"]').click()
-    panel.wait_rev(9)
+    play_club_game(panel, game, best=T1[1])
 
     # the rating page: Сфинкс 2 + 2 at the Central Table = 4 each, Ворон 1 each; days 2–3 unplayed
     page.goto(f"{srv.url}/control/admin/seasons/{d['season']}/rating?lang=ru")
