@@ -46,7 +46,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import BENCH, Server, busy_s, cpu_s, free_port, machine, pct, wait_quiet
+from _common import BENCH, busy_s, cpu_s, free_port, machine, pct, wait_quiet
 from latency import Chgk
 from tests.support import TOKEN, stop_process, wait_until_up
 

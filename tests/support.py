@@ -8,7 +8,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -216,3 +218,52 @@ class Redis:
 
     def stop(self) -> None:
         stop_process(self.proc)
+
+
+# scale-out: Redis between a writer and its edges ------------------------------------------------
+
+EDGE_MODE = os.environ.get("CHGK_TEST_ASYNC_MODE", "eventlet")
+EDGE_MODE = EDGE_MODE if EDGE_MODE in ("eventlet", "gevent") else "eventlet"
+
+
+def edge_status(edge: Server) -> dict:
+    return requests.get(edge.url + "/api/edge", timeout=10).json()
+
+
+def start_edge(tmp: Path, name: str, redis_url: str, mode: str = EDGE_MODE, started: list | None = None) -> Server:
+    """An edge that has read the writer's state; added to `started` before it starts, so that a
+    fixture stops it even when starting fails."""
+    edge = Server(tmp / name, mode=mode, kind="edge", redis=redis_url)
+    if started is not None:
+        started.append(edge)
+    edge.start(timeout=120)
+    wait_for(lambda: edge_status(edge)["synced"], what=f"{name} to read the writer's state")
+    return edge
+
+
+@dataclass
+class ScaleOut:
+    redis: Redis
+    writer: Server
+    edges: list[Server]
+    started: list = field(default_factory=list)  # stopped at the end, the last started first
+
+
+@contextmanager
+def scale_out(tmp: Path, edges: int = 0, **writer: Any) -> Iterator[ScaleOut]:
+    """Debian's redis-server, a writer publishing to it (`writer`: Server's keywords) and `edges`
+    edges that have read its state, in `tmp`. What a test starts beside them goes in `started`;
+    all of it is stopped at the end, also when one of them fails to start."""
+    started: list = []
+    try:
+        redis = Redis(tmp / "redis")
+        started.append(redis)
+        redis.start()
+        srv = Server(tmp / "writer", redis=redis.url, **writer)
+        started.append(srv)
+        srv.start(timeout=120)
+        yield ScaleOut(redis, srv, [start_edge(tmp, f"edge{i}", redis.url, started=started)
+                                    for i in range(1, edges + 1)], started)
+    finally:
+        for proc in reversed(started):
+            proc.stop()

@@ -7,14 +7,11 @@ holds no database and takes no change: commands, logins and `/control` are for t
 from __future__ import annotations
 
 import sys
-import time
-from typing import Any
 
 from flask import Flask
 
 from ..web.app import JSONProvider, resource_dir
 from ..config import configure
-from ..core.clock import now_ms
 from .mirror import Feed, Mirror
 
 

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from tests.browser.helpers import SAFE, PanelPage, Tab, screenshot, screenshot_dir, settle, wait_js, wait_on_air
 from tests.browser.test_show_graphics import logo, upload
-from tests.support import Server, wait_for
+from tests.support import Server, scale_out, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -189,31 +189,19 @@ def test_without_a_public_address_the_code_is_refused(tmp_path: Path, live_url: 
 def test_an_edge_draws_the_code_the_writer_chose(tmp_path: Path, chromium: Browser):
     """An edge has no LIVE_URL of its own here (its /live/qr.svg would name its own host): the
     slate it serves still shows the writer's LIVE_URL, carried in the graphic's data."""
-    from tests.edge.test_edge import start_edge
-    from tests.support import Redis
-
-    started: list = []
     tab = Tab(chromium)
     try:
-        redis = Redis(tmp_path / "redis")
-        started.append(redis)
-        redis.start()
-        writer = Server(tmp_path / "writer", redis=redis.url, env={"CHGK_OVERLAY_LIVE_URL": LIVE})
-        started.append(writer)
-        writer.start(timeout=120)
-        edge = start_edge(tmp_path, "edge", redis.url, started=started)
-        page = tab.open(f"{edge.url}/overlays/slate")
-        take(writer, "slate", {"kind": "soon", "qr": True, "qr_caption": "Следите за игрой"})
-        wait_on_air(page, "slate")
-        wait_js(page, "() => document.querySelector('.sl').classList.contains('with-qr')")
-        settle(page)
-        page.screenshot(path=str(tmp_path / "edge.png"))
-        assert decoded(tmp_path / "edge.png", card(page, ".sl")["code"]) == [LIVE]
-        assert tab.errors == []
+        with scale_out(tmp_path, edges=1, env={"CHGK_OVERLAY_LIVE_URL": LIVE}) as so:
+            page = tab.open(f"{so.edges[0].url}/overlays/slate")
+            take(so.writer, "slate", {"kind": "soon", "qr": True, "qr_caption": "Следите за игрой"})
+            wait_on_air(page, "slate")
+            wait_js(page, "() => document.querySelector('.sl').classList.contains('with-qr')")
+            settle(page)
+            page.screenshot(path=str(tmp_path / "edge.png"))
+            assert decoded(tmp_path / "edge.png", card(page, ".sl")["code"]) == [LIVE]
+            assert tab.errors == []
     finally:
         tab.close()
-        for p in reversed(started):
-            p.stop()
 
 
 class Desk(PanelPage):

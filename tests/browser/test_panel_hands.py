@@ -99,7 +99,7 @@ PRESS_TWICE_JS = """({code, key, gap}) => new Promise(done => {
 
 def test_the_same_key_twice_is_done_once(panel_server: Server, panel: Panel) -> None:
     game = on_air(panel_server, panel)
-    page, kb = panel.page, panel.page.keyboard
+    page = panel.page
     panel.click(panel.sector(6), rev=1)
     page.evaluate(PRESS_TWICE_JS, {"code": "Space", "key": " ", "gap": 0})   # a bounce: within a few ms
     calm = panel.notice("double_press")

@@ -10,7 +10,6 @@ order as the output.
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any

@@ -17,8 +17,7 @@ import socketio
 
 from tests.deploy.proxies import DEPLOY, Proxy, client_from
 from tests.faults.helpers import csrf_of
-from tests.edge.test_edge import edge_status, start_edge, wait_for
-from tests.support import PASSWORD, ROOT, TOKEN, Redis, Server, close_client
+from tests.support import PASSWORD, ROOT, TOKEN, close_client, edge_status, scale_out, wait_for
 
 pytestmark = pytest.mark.slow
 ATTEMPTS = 3
@@ -27,25 +26,12 @@ ATTEMPTS = 3
 @pytest.fixture(scope="module", params=["nginx", "caddy"])
 def stack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     tmp = tmp_path_factory.mktemp(request.param)
-    started: list = []  # stopped in reverse, also when a later one fails to start
-    try:
-        redis = Redis(tmp / "redis")
-        started.append(redis)
-        redis.start()
-        writer = Server(tmp / "writer", redis=redis.url, args=("--proxy", "127.0.0.1"),
-                        env={"CHGK_OVERLAY_LOGIN_ATTEMPTS": str(ATTEMPTS), "CHGK_OVERLAY_HSTS_SECONDS": "600"})
-        started.append(writer)
-        writer.start(timeout=120)
-        edges = []
-        for i in (1, 2):
-            edges.append(start_edge(tmp, f"edge{i}", redis.url, started=started))
-        proxy = Proxy(request.param, tmp / "proxy", writer.port, [e.port for e in edges])
-        started.append(proxy)
+    with scale_out(tmp, edges=2, args=("--proxy", "127.0.0.1"),
+                   env={"CHGK_OVERLAY_LOGIN_ATTEMPTS": str(ATTEMPTS), "CHGK_OVERLAY_HSTS_SECONDS": "600"}) as so:
+        proxy = Proxy(request.param, tmp / "proxy", so.writer.port, [e.port for e in so.edges])
+        so.started.append(proxy)  # stopped in reverse, also when it fails to start
         proxy.start(timeout=120)
-        yield {"proxy": proxy, "writer": writer, "edges": edges, "redis": redis}
-    finally:
-        for p in reversed(started):
-            p.stop()
+        yield {"proxy": proxy, "writer": so.writer, "edges": so.edges, "redis": so.redis}
 
 
 def try_login(http: requests.Session, url: str, password: str, **kw: Any) -> requests.Response:

@@ -5,7 +5,6 @@ never reads, Redis missing when the edge starts."""
 from __future__ import annotations
 
 import json
-import os
 import socket
 import time
 from collections.abc import Iterator
@@ -19,26 +18,11 @@ import socketio
 import websocket
 
 from tests.faults.helpers import tv_spec
-from tests.support import Redis, Server, close_client, free_port, wait_for
+from tests.support import (EDGE_MODE, Redis, Server, close_client, edge_status, free_port, scale_out, start_edge,
+                           wait_for)
 
 pytestmark = pytest.mark.slow
-MODE = os.environ.get("CHGK_TEST_ASYNC_MODE", "eventlet")
-MODE = MODE if MODE in ("eventlet", "gevent") else "eventlet"
-
-
-def edge_status(edge: Server) -> dict:
-    return requests.get(edge.url + "/api/edge", timeout=10).json()
-
-
-def start_edge(tmp: Path, name: str, redis_url: str, mode: str = MODE, started: list | None = None) -> Server:
-    """An edge that has read the writer's state; added to `started` before it starts, so that a
-    fixture stops it even when starting fails."""
-    edge = Server(tmp / name, mode=mode, kind="edge", redis=redis_url)
-    if started is not None:
-        started.append(edge)
-    edge.start(timeout=120)
-    wait_for(lambda: edge_status(edge)["synced"], what=f"{name} to read the writer's state")
-    return edge
+MODE = EDGE_MODE
 
 
 class Overlay:
@@ -68,19 +52,8 @@ class Overlay:
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     """Redis, a writer with the demo game on air, and two edges."""
     tmp = tmp_path_factory.mktemp("edges")
-    started: list = []
-    try:
-        redis = Redis(tmp / "redis")
-        started.append(redis)
-        redis.start()
-        writer = Server(tmp / "writer", redis=redis.url)
-        started.append(writer)
-        writer.start(timeout=120)
-        edges = [start_edge(tmp, f"edge{i}", redis.url, started=started) for i in (1, 2)]
-        yield {"redis": redis, "writer": writer, "edges": edges, "tmp": tmp}
-    finally:
-        for p in reversed(started):
-            p.stop()
+    with scale_out(tmp, edges=2) as so:
+        yield {"redis": so.redis, "writer": so.writer, "edges": so.edges, "tmp": tmp}
 
 
 def test_an_edge_serves_what_the_writer_shows(world: dict):
@@ -183,43 +156,22 @@ def test_gevent_edge_serves_too(world: dict):
 
 def test_a_threading_writer_publishes_too(tmp_path: Path):
     """The relay's task under the writer's other modes (here threading: a real thread)."""
-    started: list = []
-    try:
-        redis = Redis(tmp_path / "redis")
-        started.append(redis)
-        redis.start()
-        writer = Server(tmp_path / "writer", mode="threading", redis=redis.url)
-        started.append(writer)
-        writer.start(timeout=120)
-        edge = start_edge(tmp_path, "edge", redis.url, started=started)
-        o = Overlay(edge.url)
+    with scale_out(tmp_path, edges=1, mode="threading") as so:
+        o = Overlay(so.edges[0].url)
         try:
             o.wait_rev(0)
-            writer.play("g1", "spin", landed=8)
+            so.writer.play("g1", "spin", landed=8)
             assert o.wait_rev(1)["round"]["sector"] == 8
         finally:
             o.close()
-    finally:
-        for p in reversed(started):
-            p.stop()
 
 
 # faults: each with processes of its own ----------------------------------------------------------
 
 @pytest.fixture
 def own(tmp_path: Path) -> Iterator[dict]:
-    started: list = []
-    try:
-        redis = Redis(tmp_path / "redis")
-        started.append(redis)
-        redis.start()
-        writer = Server(tmp_path / "writer", redis=redis.url)
-        started.append(writer)
-        writer.start(timeout=120)
-        yield {"redis": redis, "writer": writer, "tmp": tmp_path, "started": started}
-    finally:
-        for p in reversed(started):
-            p.stop()
+    with scale_out(tmp_path) as so:
+        yield {"redis": so.redis, "writer": so.writer, "tmp": tmp_path, "started": so.started}
 
 
 def test_redis_restarted_empty_edges_resync(own: dict):

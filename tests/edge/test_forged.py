@@ -11,9 +11,9 @@ import pytest
 import redis as redis_py
 import requests
 
-from tests.edge.test_edge import Overlay, edge_status, start_edge
+from tests.edge.test_edge import Overlay
 from tests.faults.helpers import tv_spec
-from tests.support import REDIS_KEY, Redis, Server, wait_for
+from tests.support import REDIS_KEY, Server, edge_status, scale_out, wait_for
 
 pytestmark = pytest.mark.slow
 FAKE = "ПОДДЕЛКА"
@@ -22,21 +22,11 @@ FAKE = "ПОДДЕЛКА"
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     tmp = tmp_path_factory.mktemp("forged")
-    started: list = []
-    try:
-        redis = Redis(tmp / "redis")
-        started.append(redis)
-        redis.start()
-        writer = Server(tmp / "writer", redis=redis.url)
-        started.append(writer)
-        writer.start(timeout=120)
-        edge = start_edge(tmp, "edge", redis.url, started=started)
-        client = redis_py.Redis(port=redis.port, decode_responses=True)
-        yield {"redis": redis, "writer": writer, "edge": edge, "client": client, "tmp": tmp, "started": started}
+    with scale_out(tmp, edges=1) as so:
+        client = redis_py.Redis(port=so.redis.port, decode_responses=True)
+        yield {"redis": so.redis, "writer": so.writer, "edge": so.edges[0], "client": client, "tmp": tmp,
+               "started": so.started}
         client.close()
-    finally:
-        for p in reversed(started):
-            p.stop()
 
 
 def public(server: Server, game: str) -> dict:

@@ -14,8 +14,8 @@ import pytest
 import redis as redis_py
 import requests
 
-from tests.edge.test_edge import Overlay, edge_status
-from tests.support import ROOT, Redis, Server, free_port, stop_process, wait_for
+from tests.edge.test_edge import Overlay
+from tests.support import ROOT, Redis, Server, edge_status, free_port, stop_process, wait_for
 
 pytestmark = pytest.mark.slow
 WRITER_PW, EDGE_PW, REQUIRE_PW = "writer-pw-9f3k", "edge-pw-2m7q", "require-pw-5x8z"

@@ -4,7 +4,6 @@ process — the game never waits and the panel's status says what is wrong — p
 access rules and the pure parts (obs.toml, the password answer, which event asks for which scene)."""
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest

@@ -4,7 +4,6 @@ whatever the path looks like (dot segments raw and encoded, backslashes, NUL, do
 from __future__ import annotations
 
 import http.client
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path

@@ -16,7 +16,7 @@ import pytest
 import requests
 import socketio
 
-from tests.support import Redis, Server, close_client, wait_for
+from tests.support import Server, close_client, scale_out, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -86,23 +86,13 @@ def test_more_held_requests_than_eventlets_cap_leave_new_clients_served(tmp_path
 
 
 def test_an_edge_serves_new_clients_under_more_held_requests_than_eventlets_cap(tmp_path: Path, held_off: list):
-    started: list = []
-    try:
-        redis = Redis(tmp_path / "redis")
-        started.append(redis)
-        redis.start()
-        writer = Server(tmp_path / "writer", redis=redis.url)
-        started.append(writer)
-        writer.start()
-        edge = Server(tmp_path / "edge", kind="edge", redis=redis.url)
-        started.append(edge)
+    with scale_out(tmp_path) as so:
+        edge = Server(tmp_path / "edge", kind="edge", redis=so.redis.url)
+        so.started.append(edge)
         edge.start()
         held_off += half_sent(edge.port, HELD)
         assert answers_at_once(edge.url)
         assert requests.get(edge.url + "/api/edge", timeout=5).json()["synced"]
-    finally:
-        for p in reversed(started):
-            p.stop()
 
 
 @pytest.mark.parametrize("mode", ["eventlet", "gevent", "threading"])

@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, example, given, settings, strategies as st

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PIL import Image
