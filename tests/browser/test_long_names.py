@@ -69,9 +69,9 @@ def test_club_tables_draw_a_66_character_name_whole(server: Server, tab: Tab, tm
     page = tab.open(f"{server.url}/overlays/club-tables")
     wait_on_air(page, "club-tables")
     wait_js(page, "() => document.querySelector('[data-team=t7] .ctb-name').dataset.fit !== undefined")
+    settle(page)  # the tiles' entrance has ended: the name is measured as it rests
     assert_whole(drawn_name(page, "[data-team=t7] .ctb-name", ".ctb-tile"))
     assert small_text(page) == []
-    settle(page)
     screenshot(page, screenshot_dir(tmp_path), "club-tables-long-name")
     assert tab.errors == []
 
@@ -82,10 +82,11 @@ def test_the_draw_reel_lands_on_a_66_character_name_whole(server: Server, tab: T
     wait_on_air(page, "draw")
     server.play(game, "seat_team", team="t7")
     wait_js(page, "() => document.querySelector('[data-part=draw]').dataset.mode === 'landed'", timeout_ms=SPIN_MS + 6000)
+    # the landed name's pop (scaled up to 1.28 for 700 ms) has ended: CI once measured it mid-pop
+    settle(page)
     assert_whole(drawn_name(page, ".dr-item.won", ".dr-window"))
     chip = drawn_name(page, ".dr-chip[data-team=t7]", ".dr-chips")
     assert chip["inBox"] and chip["inFrame"] and not chip["ellipsis"], chip
-    settle(page)
     screenshot(page, screenshot_dir(tmp_path), "draw-long-name")
     assert tab.errors == []
 
