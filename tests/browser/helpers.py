@@ -178,9 +178,18 @@ def screenshot(page: Page, out: Path, name: str) -> None:
 
 # --- the operator panel --------------------------------------------------------------------------
 
+# Every notice a panel page shows, recorded as it appears: a notice that lasts 1.5 s may be gone
+# before a loaded machine looks, so tests ask whether it was shown (PanelPage.saw_notice).
+NOTICES_JS = """(() => { window.__notices = [];
+  new MutationObserver(() => document.querySelectorAll('.notice').forEach((n) => {
+    const seen = {code: n.dataset.code || '', kind: n.dataset.kind || '', text: n.textContent};
+    if (!window.__notices.some((o) => o.code === seen.code && o.text === seen.text)) window.__notices.push(seen);
+  })).observe(document, {childList: true, subtree: true, characterData: true}); })()"""
+
+
 class PanelPage:
     """One panel page: logs in if asked, records page errors and console errors (those that
-    `expected` does not excuse), waits for revs, finds buttons and notices."""
+    `expected` does not excuse) and every notice shown, waits for revs, finds buttons and notices."""
 
     home = "/control/"
 
@@ -189,6 +198,7 @@ class PanelPage:
         self.errors: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         page.on("console", self._console)
+        page.add_init_script(NOTICES_JS)
 
     def expected(self, message: ConsoleMessage) -> bool:
         return False
@@ -206,9 +216,11 @@ class PanelPage:
         expect(self.page.locator("body")).to_have_attribute("data-connection", "connected")
         return self
 
-    def wait_rev(self, rev: int, game: str | None = None) -> None:
-        """The panel shows `rev` and it has been on screen long enough to act on."""
-        self.page.wait_for_function("rev => document.body.dataset.basisRev === String(rev)", arg=rev)
+    def wait_rev(self, rev: int, game: str | None = None, at_least: bool = False) -> None:
+        """The panel shows `rev` (or a later one, `at_least`: a running clock may record a time-up
+        before a loaded machine looks) and it has been on screen long enough to act on."""
+        self.page.wait_for_function("([rev, later]) => later ? Number(document.body.dataset.basisRev) >= rev"
+                                    " : document.body.dataset.basisRev === String(rev)", arg=[rev, at_least])
         if game:
             expect(self.page.locator("body")).to_have_attribute("data-game", game)
 
@@ -227,6 +239,12 @@ class PanelPage:
 
     def notice(self, code: str) -> Locator:
         return self.page.locator(f'.notice[data-code="{code}"]')
+
+    def saw_notice(self, code: str = "", text: str = "", kind: str = "", timeout_ms: int = WAIT_MS) -> None:
+        """Waits until the page has shown a notice with this code (kind, words), even if it is gone."""
+        self.page.wait_for_function("""([code, text, kind]) => (window.__notices || []).some((n) =>
+            (!code || n.code === code) && (!kind || n.kind === kind) && n.text.includes(text))""",
+                                    arg=[code, text, kind], timeout=timeout_ms)
 
 
 def assert_big_touch_targets(*locators: Locator) -> None:

@@ -217,21 +217,23 @@ def test_game_rating_counts_the_central_table_twice_and_reorders(shared_server: 
     shared_server.play(game, "spin", landed=2)
     shared_server.play(game, "start_timer")
     shared_server.play(game, "club_answers", correct=["t6"])
-    wait_js(page, "(o) => JSON.stringify(o) === JSON.stringify((" + ROW_ORDER_JS + ")())",
-            ["t1", "t4", "t6", "t2", "t3", "t5"])
-    # It slides there: a transform animation carries it from where it was on screen.
-    moving = page.evaluate("""id => document.querySelector(`.gr-row[data-team=${id}]`).getAnimations()
-        .map(a => a.effect.getKeyframes()[0].transform)""", "t6")
+    # It slides there: a transform animation carries it from where it was on screen. The slide is
+    # held at its first frame the moment the new order is seen (900 ms: a slow machine could
+    # otherwise find it over before it looks) and measured there: still where it was.
+    wait_js(page, """([o, id]) => {
+        if (JSON.stringify(o) !== JSON.stringify((""" + ROW_ORDER_JS + """)())) return false;
+        const slides = document.querySelector(`.gr-row[data-team=${id}]`).getAnimations();
+        window.__slide = slides.map(a => a.effect.getKeyframes()[0].transform);
+        slides.forEach(a => { a.pause(); a.currentTime = 0; });
+        return true; }""", [["t1", "t4", "t6", "t2", "t3", "t5"], "t6"])
+    moving = page.evaluate("window.__slide")
     assert len(moving) == 1 and moving[0].startswith("translate(0px, "), moving
-    # at the slide's first frame (held there while measured: a slow machine may be near its end
-    # by the time it is read) the row is still where it was, not yet three rows up
-    mid = page.evaluate("""id => { const a = document.querySelector(`.gr-row[data-team=${id}]`).getAnimations()[0];
-        a.pause(); a.currentTime = 0; const top = (""" + ROW_TOP_JS + """)(id); a.play(); return top; }""", "t6")
+    mid = page.evaluate("""id => { const top = (""" + ROW_TOP_JS + """)(id);
+        document.querySelector(`.gr-row[data-team=${id}]`).getAnimations().forEach(a => a.play()); return top; }""", "t6")
     assert mid > start - 62 * 3 + 1  # not yet at its new row (three rows up)
     assert page.evaluate(ROW_JS, "t6")[0] == "2–3"
     assert page.evaluate(ROW_JS, "t4")[0] == "2–3"
-    wait_js(page, "id => document.querySelector(`.gr-row[data-team=${id}]`).getAnimations().length === 0", "t6",
-            timeout_ms=2000)
+    wait_js(page, "id => document.querySelector(`.gr-row[data-team=${id}]`).getAnimations().length === 0", "t6")
     end = page.evaluate(ROW_TOP_JS, "t6")
     assert end == pytest.approx(start - 62 * 3, abs=1)
 

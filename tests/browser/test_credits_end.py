@@ -48,6 +48,8 @@ def test_a_one_time_roll_leaves_the_desk_when_it_leaves_the_air(server_factory: 
 
         # while names roll the item is on air; once the last has gone, the desk drops it
         expect(desk.item("Титры")).not_to_have_class(re.compile(r"\bon-air\b"), timeout=WAIT)
+        # the output draws its next two frames (a page stalled by a loaded machine moves its roll then)
+        show.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         assert not dr.read(show).part_texts("credits"), "the desk dropped the credits while names still rolled"
         expect(desk.page.locator("#rd-program li")).to_have_text([re.compile(".+")])
         assert not desk.page.locator("#rd-program li[data-layer]").count()

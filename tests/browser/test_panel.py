@@ -301,7 +301,9 @@ def test_two_panels_stay_in_sync(panel_server: Server, panel: Panel, tablet_cont
 
     tablet.button("start_timer").tap()
     panel.wait_rev(2)
+    tablet.wait_rev(2)
     expect(panel.page.locator("#timer")).to_have_attribute("data-state", "running")
+    expect(tablet.page.locator("#timer")).to_have_attribute("data-state", "running")
     # both count the same minute from the server's ends_at
     a = panel.page.inner_text("#timer-digits")
     b = tablet.page.inner_text("#timer-digits")
@@ -310,6 +312,7 @@ def test_two_panels_stay_in_sync(panel_server: Server, panel: Panel, tablet_cont
 
     tablet.button("incorrect").tap()
     panel.wait_rev(3)
+    tablet.wait_rev(3)
     assert panel.score() == ("0", "1") == tablet.score()
     expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Неверный ответ на вопрос 1 (и очко)")
     assert not tablet.errors, tablet.errors

@@ -135,7 +135,7 @@ def test_the_desk_takes_the_show_graphics_to_air(context: BrowserContext, panel_
     page.select_option("#slate-form [name=clock]", "countdown")
     page.fill("#slate-form [name=clock_value]", "5")
     page.click('[data-action="slate-take"]')
-    expect(page.locator('.notice[data-code="ok"]').first).to_be_visible()
+    desk.saw_notice("ok")
     slate = on_air()["slate"]
     assert slate["data"]["kind"] == "break" and slate["data"]["ends_at"] - slate["shown_at"] == 300_000
 

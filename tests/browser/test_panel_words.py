@@ -112,7 +112,7 @@ def test_logo_on_air_is_confirmed_where_the_refusal_was(panel: Page1366, panel_s
     card.locator('button[data-action="bug"]').click()
     expect(result.locator("[data-kind=ok]")).to_have_text(f"{media_id} в эфире логотипом в углу")
     expect(result.locator("[data-kind=error]")).to_have_count(0)       # the earlier refusal is gone
-    expect(page.locator('.notice[data-kind="ok"]')).to_contain_text("в эфире логотипом")
+    panel.saw_notice(kind="ok", text="в эфире логотипом")
     assert panel_server.api("GET", "/api/graphics")["graphics"]["bug"]["data"]["media"] == media_id
     panel_server.api("POST", "/api/graphics", {"action": "hide", "graphic": "bug"})
 

@@ -229,4 +229,5 @@ def test_a_page_on_a_coarse_first_clock_reveals_at_reveal_at_once_corrected(serv
     assert synced_at < r["reveal_at"] - 300, "the page's clock was corrected only after the reveal: no case"
     wait_js(page, "() => Object.keys(window.drawnAt).length === 1", timeout_ms=WAIT_MS + 12_000)
     late = page.evaluate("() => Object.values(window.drawnAt)[0]") - r["reveal_at"]
-    assert 0 <= late < 500, f"the card was drawn {late:.0f} ms after reveal_at"
+    # never early; late by a frame or a loaded machine's stall, not by the 8 s of the coarse hint
+    assert 0 <= late < 1500, f"the card was drawn {late:.0f} ms after reveal_at"

