@@ -25,9 +25,19 @@ export default function create(root, ctx) {
   let outTimer = 0;
   let ended = false; // the roll has passed once (no `loop`)
 
+  // The roll runs through the whole window's height (`full`) even while the window is cut short
+  // above a ticker (`--cr-clear`, set by the rundown's output): its names then leave the cut edge
+  // rather than jump, and it ends when the server expects it to.
+  let height = -1;
+  let full = 0;
+
   function frame() {
     raf = requestAnimationFrame(frame);
-    const travel = win.clientHeight + roll.offsetHeight;
+    if (win.clientHeight !== height) {
+      height = win.clientHeight;
+      full = height + (parseFloat(getComputedStyle(win).getPropertyValue("--cr-clear")) || 0);
+    }
+    const travel = full + roll.offsetHeight;
     let y = ((clock.now() - shownAt) * speed) / 1000;
     if (loop) y %= travel;
     else if (y >= travel) {
@@ -37,7 +47,7 @@ export default function create(root, ctx) {
       ended = true;
       show(el, false); // the last name has left: the shade goes with it
     }
-    roll.style.transform = `translate3d(0, ${win.clientHeight - y}px, 0)`;
+    roll.style.transform = `translate3d(0, ${full - y}px, 0)`;
   }
 
   function fill(data) {

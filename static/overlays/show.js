@@ -29,10 +29,15 @@ export default function show(modules) {
     const ograf = ografHost(stage);
     // the table beside the card while both are drawn (in, on this output), else each its own layout
     const fitted = ["table", "question"].map((n) => stage.querySelector(`[data-part="${n}"]`)).filter(Boolean);
+    // the credits' window ends above the ticker while the ticker is drawn (show.css, credits.js)
+    const ticker = stage.querySelector('[data-part="ticker"]');
     const drawn = (el) => el.classList.contains("is-in") && !el.classList.contains("layer-off");
-    const fit = () => stage.classList.toggle("fit-table-card", fitted.length === 2 && fitted.every(drawn));
+    const fit = () => {
+      stage.classList.toggle("fit-table-card", fitted.length === 2 && fitted.every(drawn));
+      stage.classList.toggle("over-ticker", !!ticker && drawn(ticker));
+    };
     const watch = new MutationObserver(fit);
-    for (const el of fitted) watch.observe(el, { attributes: true, attributeFilter: ["class"] });
+    for (const el of [...fitted, ticker].filter(Boolean)) watch.observe(el, { attributes: true, attributeFilter: ["class"] });
     const zOf = (e) => {
       const z = order.levels.indexOf(e.stack || "game");
       return z >= 0 ? String(z + 1) : "";

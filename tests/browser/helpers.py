@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any, Self
 
-from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, Request, expect
 
 from tests.support import Server
 
@@ -28,8 +28,14 @@ class Tab:
         self.errors: list[str] = []
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        self.page.on("requestfailed", lambda r: self.errors.append(f"requestfailed: {r.url} {r.failure}"))
+        self.page.on("requestfailed", self._failed)
         self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
+
+    def _failed(self, request: Request) -> None:
+        # ERR_ABORTED: the page itself cancelled the request (a reload or a navigation while a font
+        # was loading); a file that is missing answers 404, which `response` records
+        if request.failure != "net::ERR_ABORTED":
+            self.errors.append(f"requestfailed: {request.url} {request.failure}")
 
     def _console(self, msg: ConsoleMessage) -> None:
         if msg.type in ("error", "warning"):

@@ -644,6 +644,12 @@ def test_scene_draws_the_game(base: World, scene: str) -> None:
         take(world, "Скоро начнём", "Бегущая строка")
     elif scene == "show-ticker-over-credits":
         take(world, "Титры", "Бегущая строка")
+        # the roll's window ends above the ticker's bar: no name slides under it (CI once looked
+        # as the title passed behind the bar)
+        rest(world)
+        gap = page.evaluate("""() => document.querySelector('[data-part=ticker] .tk-bar').getBoundingClientRect().top
+            - document.querySelector('[data-part=credits] .cr-window').getBoundingClientRect().bottom""")
+        assert gap >= 0, f"the credits' window reaches {gap:.0f} px under the ticker"
     elif scene == "show-credits-ended":
         take(world, "Титры коротко")
         rest(world)
