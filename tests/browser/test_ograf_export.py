@@ -136,8 +136,10 @@ def test_every_exported_graphic_plays_in_another_renderer(chromium: Browser, ser
         assert transparent(page), f"{graphic}: drawn after load, before playAction"
         call(page, "playAction", {})
         wait_for(lambda: not transparent(page), timeout=WAIT_MS / 1000, what=f"{graphic} drawn while playing")
+        # drawn solid once its entrance has run (a picture or a league board starts it only when
+        # loaded, after playAction has resolved)
+        wait_for(lambda: opaque_share(page) > 0.001, timeout=WAIT_MS / 1000, what=f"{graphic} drawn solid")
         page.screenshot(path=str(tmp_path / f"{graphic}.png"), omit_background=True)
-        assert opaque_share(page) > 0.001, graphic
         call(page, "updateAction", {"data": data})
         call(page, "customAction", {"id": "replay", "payload": {}})  # the entrance again: drawn again
         wait_for(lambda: not transparent(page), timeout=WAIT_MS / 1000, what=f"{graphic} drawn again after its replay")
