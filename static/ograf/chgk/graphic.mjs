@@ -62,6 +62,7 @@ export function ografGraphic(name) {
       this.step = undefined; // OGraf's current step: undefined at the start and the end
       this.data = {};
       this.state = undefined;
+      this.held = false; // the drawn state's round waits for its reveal_at
       this.timers = new Set();
     }
 
@@ -133,6 +134,7 @@ export function ografGraphic(name) {
           const prev = this.state;
           this.state = state ?? null;
           this.graphic.update(this.state, prev);
+          this.held = false; // drawn on the clock of now: redraw() says whether it is held
           this.redraw();
           clearTimeout(done);
           resolve();
@@ -140,14 +142,20 @@ export function ografGraphic(name) {
       });
     }
 
-    /** A spun round is held until its arrow stops (`round.reveal_at`): draw it again then. */
+    /** A spun round is held until its arrow stops (`round.reveal_at`): draw it again then. The
+     * wait is measured again whenever the clock is corrected: a graphic loaded mid-round starts
+     * on a coarse `server_now` hint, and a correction that finds the reveal already passed must
+     * draw the held round at once (as lib/client.js does), not leave it held. */
     redraw() {
       clearTimeout(this.revealTimer);
       const wait = untilReveal(this.state, this.clock);
-      if (wait > 0) this.revealTimer = setTimeout(() => {
+      if (wait > 0) {
+        this.held = true;
+        this.revealTimer = setTimeout(() => this.redraw(), wait);
+      } else if (this.held) {
+        this.held = false;
         this.graphic.update(this.state, this.state);
-        this.redraw();
-      }, wait);
+      }
     }
 
     /** What is "on air" for the overlay module: our own data for a cue graphic, the step for
