@@ -14,7 +14,7 @@ from tests.browser.helpers import PanelPage
 from tests.support import Server
 
 from .helpers import approved_members, ok
-from .pages import play_club_game
+from .pages import play_club_game, play_tv_game
 
 pytestmark = pytest.mark.browser
 
@@ -156,17 +156,7 @@ def test_the_season_goes_on_to_the_final_from_the_pages(league: tuple[Server, di
 
     # the panel plays both: the Club team wins 1:0, then the Central Table team loses 0:1
     for game, verdict in ((club_game, "correct"), (central_game, "incorrect")):
-        page.goto(f"{srv.url}/control/setup")
-        page.click(f'#games-body button[data-game="{game}"]')
-        if page.locator("#on-air-yes").is_visible():
-            page.click("#on-air-yes")
-        expect(page.locator(f'#games-body tr[data-game="{game}"]')).to_contain_text("В ЭФИРЕ")
-        page.goto(f"{srv.url}/control/")
-        panel.wait_rev(0, game)
-        page.locator('.sector[data-sector="1"]').click()
-        panel.wait_rev(1)
-        panel.click(panel.button("start_timer"), rev=2)
-        panel.click(panel.button(verdict), rev=3)
+        play_tv_game(panel, game, verdict)
 
     page.goto(f"{srv.url}/control/admin/seasons/{d['season']}/final")
     expect(page.locator("#final-winner")).to_contain_text("Команда Клуба")
