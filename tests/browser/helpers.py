@@ -82,6 +82,29 @@ def settle(page: Page, timeout_ms: int = WAIT_MS) -> None:
     wait_js(page, SETTLED_JS, timeout_ms=timeout_ms)
 
 
+# Whether every box `sel` matches is where it was in the previous animation frames (position, size
+# and opacity), and none of them has an animation running. Polled once a frame (wait_for_function's
+# default): `window.__still[sel]` counts the frames in a row the boxes have not moved.
+STILL_JS = """sel => {
+  const els = [...document.querySelectorAll(sel)];
+  const now = JSON.stringify(els.map(e => { const r = e.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height, getComputedStyle(e).opacity]; }));
+  const still = (window.__still ??= {});
+  const was = still[sel];
+  still[sel] = { boxes: now, frames: was && was.boxes === now ? was.frames + 1 : 0 };
+  return still[sel].frames >= 2 && els.length > 0
+    && els.every(e => e.getAnimations().every(a => a.playState !== 'running'));
+}"""
+
+
+def wait_still(page: Page, selector: str, timeout_ms: int = WAIT_MS) -> None:
+    """Waits until what `selector` matches has stopped moving: the same boxes and opacity over two
+    animation frames and no animation of theirs running (a reorder, a slide, a fade has ended).
+    Read a position, size or opacity only after this (or settle), never while something moves."""
+    page.evaluate("sel => { if (window.__still) delete window.__still[sel]; }", selector)
+    wait_js(page, STILL_JS, selector, timeout_ms)
+
+
 def text_of(page: Page, selector: str) -> str:
     return page.eval_on_selector(selector, "el => el.textContent")
 

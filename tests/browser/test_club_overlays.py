@@ -13,6 +13,7 @@ else to a temporary folder.
 """
 from __future__ import annotations
 
+import re
 import uuid
 from pathlib import Path
 
@@ -20,7 +21,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.browser.helpers import (TRANSPARENT, WAIT_MS, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
-                                   screenshot_dir, small_text, text_of, wait_js, wait_on_air, wait_revealed)
+                                   screenshot_dir, small_text, text_of, wait_js, wait_on_air, wait_revealed,
+                                   wait_still)
 from tests.support import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -200,6 +202,20 @@ ROW_JS = """id => { const r = document.querySelector(`.gr-row[data-team=${id}]`)
   return [...r.children].map(c => c.textContent); }"""
 
 
+# Records every slide the board starts (Element.animate on a row): the team, the slide's first
+# keyframe and where the row is drawn the moment the slide starts, relative to its list.
+SLIDES_JS = """() => {
+  window.__slides = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (keyframes, options) {
+    const a = animate.call(this, keyframes, options);
+    if (this.matches('.gr-row')) window.__slides.push({ team: this.dataset.team, from: keyframes[0].transform,
+      top: this.getBoundingClientRect().top - document.querySelector('.gr-list').getBoundingClientRect().top });
+    return a;
+  };
+}"""
+
+
 def test_game_rating_counts_the_central_table_twice_and_reorders(shared_server: Server, tab: Tab) -> None:
     game = new_club_game(shared_server, 6)
     shared_server.play(game, "seat_team", team="t1")
@@ -211,34 +227,50 @@ def test_game_rating_counts_the_central_table_twice_and_reorders(shared_server: 
     assert page.evaluate(ROW_JS, "t4") == ["2", "Ночной дозор", "1", "0", "1"]
     assert page.evaluate(ROW_ORDER_JS) == ["t1", "t4", "t2", "t3", "t5", "t6"]
     assert page.evaluate(ROW_JS, "t6")[0] == "3–6"
+    settle(page)
+    wait_still(page, ".gr-row")
     start = page.evaluate(ROW_TOP_JS, "t6")
+    page.evaluate(SLIDES_JS)
 
-    # Table 6 answers in writing and climbs from the last place to share the second.
+    # Table 6 answers in writing and climbs from the last place to share the second. The spin's
+    # round is drawn again when its arrow stops (reveal_at): wait for that first, so that the
+    # board's only change is the answer's.
     shared_server.play(game, "spin", landed=2)
-    shared_server.play(game, "start_timer")
+    rev = shared_server.play(game, "start_timer")["rev"]
+    wait_js(page, "rev => Number(document.body.dataset.rev) >= rev", rev)
+    wait_revealed(page, SPIN_MS + WAIT_MS)
     shared_server.play(game, "club_answers", correct=["t6"])
-    # It slides there: a transform animation carries it from where it was on screen. The slide is
-    # held at its first frame the moment the new order is seen (900 ms: a slow machine could
-    # otherwise find it over before it looks) and measured there: still where it was.
-    wait_js(page, """([o, id]) => {
-        if (JSON.stringify(o) !== JSON.stringify((""" + ROW_ORDER_JS + """)())) return false;
-        const slides = document.querySelector(`.gr-row[data-team=${id}]`).getAnimations();
-        window.__slide = slides.map(a => a.effect.getKeyframes()[0].transform);
-        slides.forEach(a => { a.pause(); a.currentTime = 0; });
-        return true; }""", [["t1", "t4", "t6", "t2", "t3", "t5"], "t6"])
-    moving = page.evaluate("window.__slide")
-    assert len(moving) == 1 and moving[0].startswith("translate(0px, "), moving
-    mid = page.evaluate("""id => { const top = (""" + ROW_TOP_JS + """)(id);
-        document.querySelector(`.gr-row[data-team=${id}]`).getAnimations().forEach(a => a.play()); return top; }""", "t6")
-    assert mid > start - 62 * 3 + 1  # not yet at its new row (three rows up)
+    wait_js(page, "([o, id]) => JSON.stringify(o) === JSON.stringify((" + ROW_ORDER_JS + ")())"
+                  " && window.__slides.some(s => s.team === id)", [["t1", "t4", "t6", "t2", "t3", "t5"], "t6"])
+    # It slides there: a transform carries it from where it was on screen (three rows, 186 px,
+    # down from its new place at the slide's first frame); the three it passes step down one row.
+    slides = {s["team"]: s for s in page.evaluate("window.__slides")}
+    assert sorted(slides) == ["t2", "t3", "t5", "t6"], slides
+    dy = {team: float(re.fullmatch(r"translate\(0px, (-?[\d.]+)px\)", s["from"]).group(1)) for team, s in slides.items()}
+    assert dy == {"t6": pytest.approx(62 * 3, abs=1), "t2": pytest.approx(-62, abs=1),
+                  "t3": pytest.approx(-62, abs=1), "t5": pytest.approx(-62, abs=1)}, dy
+    assert slides["t6"]["top"] == pytest.approx(start, abs=1)   # drawn where it was as the slide starts
     assert page.evaluate(ROW_JS, "t6")[0] == "2–3"
     assert page.evaluate(ROW_JS, "t4")[0] == "2–3"
-    wait_js(page, "id => document.querySelector(`.gr-row[data-team=${id}]`).getAnimations().length === 0", "t6")
+    wait_still(page, ".gr-row")                                  # the reorder has ended
     end = page.evaluate(ROW_TOP_JS, "t6")
     assert end == pytest.approx(start - 62 * 3, abs=1)
 
     shared_server.play(game, "judge", correct=True)
     wait_js(page, "id => document.querySelector(`.gr-row[data-team=${id}] .gr-gain`).textContent === '4'", "t1")
+    assert tab.errors == []
+
+
+@pytest.mark.parametrize("lang,day", [("ru", "Игровой день 2 · среда"), ("uk", "Ігровий день 2 · середа"),
+                                      ("en", "Game day 2 · Wednesday")])
+def test_game_rating_names_a_league_game_day_in_the_page_language(shared_server: Server, tab: Tab,
+                                                                    lang: str, day: str) -> None:
+    """A league holding's id as the game day («s1-d2-wed») is said in words from the catalogs."""
+    spec = {**club_spec(4), "game_day": f"s{uuid.uuid4().hex[:8]}-d2-wed"}
+    game = shared_server.create(spec, on_air=True)
+    page = tab.open(f"{shared_server.url}/overlays/game-rating?lang={lang}")
+    wait_js(page, "game => document.body.dataset.game === game", game)
+    assert text_of(page, "[data-ref=sub]") == f"Игра 1 · {day}"
     assert tab.errors == []
 
 
