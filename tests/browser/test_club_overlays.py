@@ -317,7 +317,10 @@ def test_draw_spins_and_lands_on_the_team_the_server_drew(shared_server: Server,
     assert text_of(page, ".dr-item.won") == name
     assert page.eval_on_selector_all(".dr-chip.chosen", "els => els.map(e => e.textContent)") == [name]
     assert text_of(page, "[data-ref=title]") == "За Центральный стол садится"
-    # The chosen name is where the frame is: the middle row of the window.
+    # The chosen name is where the frame is: the middle row of the window (read once the landing's
+    # pop and the neighbours' fade have ended and the reel stands still).
+    settle(page)
+    wait_still(page, ".dr-window, .dr-item.won")
     middle = page.evaluate("""() => {
         const w = document.querySelector('.dr-window').getBoundingClientRect();
         const i = document.querySelector('.dr-item.won').getBoundingClientRect();
@@ -382,6 +385,7 @@ def test_best_player_appears_after_the_experts_win(shared_server: Server, tab: T
     assert text_of(page, "[data-ref=name]") == longest
     ok, size, wrapped = page.evaluate(fit_js)
     assert ok and 64 <= size <= 96 and wrapped, (ok, size, wrapped)
+    settle(page)
     assert outside_safe_area(page) == []
     # Undo takes the name back: the graphic goes out.
     r = shared_server.call("POST", f"/api/games/{game}/undo")
