@@ -55,8 +55,8 @@ CREATE TABLE IF NOT EXISTS ograf (
 class OgrafRefused(InputError):
     """An upload the library does not take (400 `bad_ograf`, 413 too large): nothing was stored."""
 
-    def __init__(self, message: str, file: str | None = None, status: int = 400) -> None:
-        super().__init__("bad_ograf" if status == 400 else "too_large", message)
+    def __init__(self, message: str, file: str | None = None, status: int = 400, **params: Any) -> None:
+        super().__init__("bad_ograf" if status == 400 else "too_large", message, **params)
         self.status, self.file = status, file
 
 
@@ -73,9 +73,10 @@ class UnknownOgraf(InputError):
 
 
 def data_validator(schema: Any) -> Any:
-    """A validator for a graphic's data (its manifest's `schema`, GDD types are JSON Schema)."""
-    from jsonschema import Draft202012Validator
-    return Draft202012Validator(schema if isinstance(schema, dict) else {"type": "object"})
+    """A validator for a graphic's data (its manifest's `schema`, GDD types are JSON Schema); its
+    regular expressions run in RE2, never in Python's backtracking `re` (patterns.py)."""
+    from . import patterns
+    return patterns.validator(schema if isinstance(schema, dict) else {"type": "object"})
 
 
 def error_text(err: Any) -> str:
@@ -171,11 +172,13 @@ def read_manifests(files: dict[str, bytes]) -> list[tuple[str, dict]]:
             doc = json.loads(raw.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise OgrafRefused(f"The manifest is not valid JSON ({str(exc)[:160]}).", path) from None
-        errors = manifest_schema.errors(doc) if isinstance(doc, dict) else None
-        if errors is None:
+        if not isinstance(doc, dict):
             raise OgrafRefused("The manifest must be a JSON object.", path)
-        if errors:
-            raise OgrafRefused(f"The manifest does not follow the OGraf v1 schema {error_text(errors[0])}.", path)
+        if (err := manifest_schema.first_error(doc)) is not None:  # the schema's own path and reason
+            why = manifest_schema.reason(err)
+            where = f"{path} → {why['path']}" if why["path"] else path
+            raise OgrafRefused(f"The manifest does not follow the OGraf v1 schema {error_text(err)}.", path,
+                               where=where, **why)
         gid = doc["id"]
         if not GRAPHIC_ID.fullmatch(gid):
             raise OgrafRefused(f"The graphic id {gid[:60]!r} must be 1–100 letters, digits, '.', '_' or '-' "
@@ -202,8 +205,25 @@ def read_manifests(files: dict[str, bytes]) -> list[tuple[str, dict]]:
                 Draft202012Validator.check_schema(schema)
             except SchemaError as exc:
                 raise OgrafRefused(f"The manifest's data schema is not a JSON Schema: {exc.message[:200]}.", path) from None
+        _check_patterns(doc, path)
         out.append((path, doc))
     return out
+
+
+def _check_patterns(doc: dict, path: str) -> None:
+    """The data schema's and the custom actions' regular expressions, each one RE2 can run:
+    item data is matched against them on the server, in linear time only (patterns.py)."""
+    from . import patterns
+    schemas = [("data schema", doc.get("schema"))] + [
+        (f"custom action {a.get('id')!r}'s schema", a.get("schema")) for a in doc.get("customActions") or []
+        if isinstance(a, dict)]
+    for what, schema in schemas:
+        try:
+            patterns.check(schema)
+        except patterns.PatternRefused as exc:
+            raise OgrafRefused(f"The {what} has the pattern «{exc.pattern[:120]}», which this server cannot run "
+                               f"({exc.why[:160]}). Patterns run in a linear-time engine (RE2): no backreferences "
+                               "(\\1) or lookarounds ((?=…), (?<=…)); simplify the pattern.", path) from None
 
 
 def checked(raw: bytes) -> tuple[dict[str, bytes], list[tuple[str, dict]]]:
