@@ -37,7 +37,7 @@ def library() -> OgrafLibrary:
 
 @bp.errorhandler(OgrafRefused)
 def _refused(exc: OgrafRefused) -> Any:
-    return jsonify(error={"code": exc.code, "message": exc.message, "file": exc.file}), exc.status
+    return jsonify(error={**exc.as_json(), "file": exc.file}), exc.status
 
 
 @bp.get("")

@@ -14,6 +14,7 @@ Operators only (the bearer token, as `/api`) but for that description; CORS for 
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +44,24 @@ class NotFound(InputError):
     status = 404
 
 
+class BuiltIn(InputError):
+    status = 409  # the resource's state: our own graphics stay, as one in use does
+
+
+class GraphicRefused(InputError):
+    """The graphic's own check refused the data or payload: the spec's 550, "the error comes from
+    within the GraphicInstance" (our graphics' checks run here, before anything is drawn)."""
+    status = 550
+
+    @classmethod
+    def of(cls, exc: InputError) -> "GraphicRefused":
+        out = cls(exc.code, exc.message, **exc.values)
+        out.params = getattr(exc, "params", out.params)
+        if getattr(exc, "key", None):
+            out.key = exc.key  # type: ignore[attr-defined]
+        return out
+
+
 def _problem(status: int, code: str, message: str) -> tuple[Response, int]:
     """The spec's ErrorResponse (RFC 7807 fields), with our API's `error` beside it."""
     return jsonify(type=f"urn:chgk-overlay:error:{code}", title=code.replace("_", " "), status=status,
@@ -57,6 +76,20 @@ def _input_error(exc: InputError) -> Any:
 @bp.errorhandler(HTTPException)
 def _http_error(exc: HTTPException) -> Any:
     return _problem(exc.code or 500, (exc.name or "error").lower().replace(" ", "_"), exc.description or "")
+
+
+@bp.after_request
+def _problem_shape(resp: Response) -> Response:
+    """A refusal made before our handlers (the login check's 401, 403, 429) in the spec's
+    ErrorResponse shape too, its `error` kept."""
+    doc = resp.get_json(silent=True) if resp.status_code >= 400 and resp.is_json else None
+    if isinstance(doc, dict) and isinstance(doc.get("error"), dict) and "status" not in doc:
+        err = doc["error"]
+        code, message = str(err.get("code", "error")), str(err.get("message", ""))
+        resp.set_data(json.dumps({"type": f"urn:chgk-overlay:error:{code}", "title": code.replace("_", " "),
+                                  "status": resp.status_code, "detail": message, "instance": request.path,
+                                  "error": err}, ensure_ascii=False))
+    return resp
 
 
 # CORS ------------------------------------------------------------------------------------------
@@ -180,7 +213,7 @@ def get_graphic(graphic_id: str) -> Any:
 @operator_required
 def delete_graphic(graphic_id: str) -> Any:
     if manifests.graphic_of(graphic_id):
-        raise InputError("built_in", f"{graphic_id!r} is one of chgk-overlay's own graphics: it cannot be deleted.")
+        raise BuiltIn("built_in", f"{graphic_id!r} is one of chgk-overlay's own graphics: it cannot be deleted.")
     _manifest(graphic_id)
     _library().delete(graphic_id)  # 409 while a rundown item or a layer uses it
     return jsonify({})
@@ -327,13 +360,16 @@ def _clean_data(graphic_id: str, data: Any) -> dict:
     if not isinstance(data, dict):
         raise InputError("bad_field", "'params.data' must be an object.")
     name = _graphic_name(graphic_id)
-    if manifests.graphic_of(graphic_id):
-        from ..schema import validate_data
-        data = validate_data(name, {k: v for k, v in data.items() if k not in manifests.OWN_FIELDS})
-        check_graphic_body({"action": "show", "graphic": name, "data": data})
-        return data
-    from . import items
-    return items.check_data(_library(), name, data)
+    try:
+        if manifests.graphic_of(graphic_id):
+            from ..schema import validate_data
+            data = validate_data(name, {k: v for k, v in data.items() if k not in manifests.OWN_FIELDS})
+            check_graphic_body({"action": "show", "graphic": name, "data": data})
+            return data
+        from . import items
+        return items.check_data(_library(), name, data)
+    except InputError as exc:  # the graphic's load()/updateAction() would refuse it: 550
+        raise GraphicRefused.of(exc) from None
 
 
 def _find(layer: str, instance_id: Any) -> tuple[dict | None, dict | None]:
@@ -483,8 +519,13 @@ def custom(renderer_id: str, action_id: str) -> Any:
             from . import items
             if on_air is None:
                 raise InputError("not_on_air", f"{iid!r} is loaded, not playing: play it before its custom actions.")
-            done = items.custom_action(_library(), on_air["graphic"], action_id, params.get("payload"),
-                                       on_air.get("actions") or [])
+            try:
+                done = items.custom_action(_library(), on_air["graphic"], action_id, params.get("payload"),
+                                           on_air.get("actions") or [])
+            except InputError as exc:  # an action it lacks is 404; a payload its schema refuses, 550
+                if exc.code == "unknown_action":
+                    raise NotFound(exc.code, exc.message) from None
+                raise exc if exc.status != 400 else GraphicRefused.of(exc) from None
             _put(layer, {**on_air, "actions": done}, "custom", iid)
             return jsonify(graphicInstanceId=iid, statusCode=200, statusMessage="Done")
         actions = {a.get("id") for a in _manifest(graphic_id).get("customActions") or []}

@@ -4,6 +4,7 @@ layer is the desk's take (on the layers the rundown's output draws), and a desk'
 instance of its layer here. Operators only; CORS only for the configured origins."""
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -12,7 +13,8 @@ import pytest
 import requests
 from openapi_core.testing import MockRequest, MockResponse
 
-from tests.ograf.openapi_doc import AUTH, DOCUMENT, server_api
+from tests.ograf import ebu
+from tests.ograf.openapi_doc import AUTH, DOCUMENT, document, server_api
 from tests.support import Server
 
 ORIGIN = "http://controller.example:3000"
@@ -27,17 +29,27 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
+SEEN: set[tuple[str, str, int]] = set()  # (method, EBU path, status) exercised in this module
+
+
 def ograf(server: Server, method: str, path: str, body: Any = None, params: dict | None = None,
-          status: int = 200) -> Any:
-    """A request to the Server API, and its answer, both checked against the OpenAPI document."""
-    r = server.call(method, V1 + path, body, params=params)
-    request = MockRequest("http://localhost", method.lower(), V1 + path, args=params or {}, headers=AUTH,
+          status: int = 200, token: bool = True) -> Any:
+    """A request to the Server API, and its answer, both checked against our OpenAPI document and
+    the EBU's (tests/ograf/ebu.py: request and response validation, vendor statuses listed)."""
+    r = server.call(method, V1 + path, body, params=params) if token else requests.request(
+        method, server.url + V1 + path, json=body, params=params, timeout=10)
+    assert r.status_code == status, f"{method} {path} -> {r.status_code} {r.text}"
+    request = MockRequest("http://localhost", method.lower(), V1 + path, args=params or {},
+                          headers=AUTH if token else {},
                           data=json.dumps(body).encode() if body is not None else None,
                           content_type="application/json")
-    server_api().validate_request(request)
-    assert r.status_code == status, f"{method} {path} -> {r.status_code} {r.text}"
+    if status not in (400, 401):  # (our document asks for the token and describes the body it takes)
+        server_api().validate_request(request)
     server_api().validate_response(request, MockResponse(r.content, status_code=r.status_code,
                                                          content_type=r.headers["Content-Type"]))
+    ebu.check_exchange(method, path, query=params, body=body, status=r.status_code, content=r.content,
+                       content_type=r.headers["Content-Type"])
+    SEEN.add((method.lower(), ebu.operation_path(path), r.status_code))
     return r.json()
 
 
@@ -106,9 +118,10 @@ def test_a_controller_takes_updates_and_stops_through_the_desks_path(server: Ser
           {"renderTarget": straps(), "graphicInstanceId": iid, "params": {"data": {"title": "Анна"}}})
     assert server.api("GET", "/api/graphics")["layers"]["straps"]["data"]["title"] == "Анна"
     # bad data is refused by the graphic's own checks, and nothing changes
-    refused = server.call("POST", V1 + "/renderers/show/target/graphicInstance/updateAction",
-                          {"renderTarget": straps(), "graphicInstanceId": iid, "params": {"data": {"style": "neon"}}})
-    assert refused.status_code == 400 and "style" in refused.json()["detail"]
+    refused = ograf(server, "POST", "/renderers/show/target/graphicInstance/updateAction",
+                    {"renderTarget": straps(), "graphicInstanceId": iid, "params": {"data": {"style": "neon"}}},
+                    status=550)  # the graphic's own check: the EBU's "error from within the GraphicInstance"
+    assert "style" in refused["detail"]
     assert server.api("GET", "/api/graphics")["layers"]["straps"]["data"]["title"] == "Анна"
 
     ograf(server, "POST", "/renderers/show/target/graphicInstance/customActions/replay",
@@ -181,12 +194,12 @@ def test_uploaded_graphics_are_driven_and_deleted_through_the_api(server: Server
     assert server.api("GET", "/api/graphics")["layers"]["ext"]["actions"] == [{"id": "set-score",
                                                                                "payload": {"home": 2, "away": 1}}]
     # in use on air: not deleted (the library's 409), then deleted once out
-    assert server.call("DELETE", V1 + "/graphics/own-scoreboard").status_code == 409
+    ograf(server, "DELETE", "/graphics/own-scoreboard", status=409)
     ograf(server, "PUT", "/renderers/show/target/graphicInstance/clear",
           {"filters": [{"graphicId": "own-scoreboard"}]})
     ograf(server, "DELETE", "/graphics/own-scoreboard")
     ograf(server, "GET", "/graphics/own-scoreboard", status=404)
-    assert server.call("DELETE", V1 + "/graphics/chgk-lower-third").status_code == 400  # ours stay
+    ograf(server, "DELETE", "/graphics/chgk-lower-third", status=409)  # ours stay
 
 
 def test_the_export_downloads(server: Server) -> None:
@@ -222,3 +235,153 @@ def test_socket_io_takes_the_configured_renderer_origins_only(server: Server) ->
                     sio.connect(server.url, namespaces=["/overlay"], headers={"Origin": origin}, wait_timeout=10)
         finally:
             close_client(sio)
+
+
+def test_every_route_and_error_against_the_ebus_document(server: Server) -> None:
+    """Each operation of the EBU's `server-api.yaml` answered with success and with each error
+    our server gives — 400, 401, 404, 409, 550 — every request and answer validated against the
+    EBU's document (and ours); a refusal changes nothing on air."""
+    from tests.web.test_ograf_library import example_zip, upload
+    SEEN.clear()
+    target, main = {"layer": "ebu"}, {"layer": "main"}
+    instance = "/renderers/show/target/graphicInstance/"
+    ograf(server, "GET", "/")
+    ograf(server, "GET", "/graphics")
+    ograf(server, "GET", "/graphics/chgk-timer")
+    ograf(server, "GET", "/graphics/no-such", status=404)
+    ograf(server, "DELETE", "/graphics/no-such", status=404)
+    ograf(server, "DELETE", "/graphics/chgk-timer", status=409)
+    ograf(server, "GET", "/renderers")
+    ograf(server, "GET", "/renderers/show")
+    ograf(server, "GET", "/renderers/other", status=404)
+    ograf(server, "GET", "/renderers/show/target", params={"renderTarget": json.dumps(target)})
+    ograf(server, "GET", "/renderers/other/target", params={"renderTarget": json.dumps(target)}, status=404)
+    ograf(server, "GET", "/renderers/show/target", params={"renderTarget": "[1]"}, status=400)
+    ograf(server, "POST", "/renderers/show/customActions/shake", {"payload": {}}, status=404)
+    before = server.api("GET", "/api/graphics")
+
+    load = {"renderTarget": target, "graphicId": "chgk-lower-third", "params": {"data": {"title": "Ведущий"}}}
+    ograf(server, "POST", instance + "load", {**load, "params": {"data": {"title": 5}}}, status=550)
+    ograf(server, "POST", instance + "load", {**load, "graphicId": "no-such"}, status=404)
+    ograf(server, "POST", instance + "load", {"renderTarget": target, "graphicId": "chgk-lower-third"}, status=400)
+    ograf(server, "POST", "/renderers/other/target/graphicInstance/load", load, status=404)
+    iid = ograf(server, "POST", instance + "load", load)["graphicInstanceId"]
+    at = {"renderTarget": target, "graphicInstanceId": iid}
+
+    ograf(server, "POST", instance + "playAction", {**at, "params": {"delta": "one"}}, status=400)
+    ograf(server, "POST", instance + "playAction", {**at, "graphicInstanceId": "no-such", "params": {}}, status=404)
+    ograf(server, "POST", instance + "playAction", {**at, "params": {}})
+    ograf(server, "POST", instance + "updateAction", {**at, "params": {}}, status=400)
+    ograf(server, "POST", instance + "updateAction", {**at, "params": {"data": {"style": "neon"}}}, status=550)
+    ograf(server, "POST", instance + "updateAction", {**at, "graphicInstanceId": "x", "params": {"data": {}}},
+          status=404)
+    ograf(server, "POST", instance + "updateAction", {**at, "params": {"data": {"title": "Анна"}}})
+    ograf(server, "POST", instance + "customActions/replay", {**at, "params": {"payload": {}}})
+    ograf(server, "POST", instance + "customActions/shake", {**at, "params": {"payload": {}}}, status=404)
+    ograf(server, "POST", instance + "customActions/replay", {**at}, status=400)
+
+    assert upload(server, example_zip("scoreboard")).status_code == 201
+    theirs = ograf(server, "POST", instance + "load", {"renderTarget": main, "graphicId": "own-scoreboard",
+                                                       "params": {"data": {"home": "Знатоки"}}})["graphicInstanceId"]
+    mine = {"renderTarget": main, "graphicInstanceId": theirs}
+    ograf(server, "POST", instance + "playAction", {**mine, "params": {}})
+    ograf(server, "POST", instance + "customActions/set-score", {**mine, "params": {"payload": {"home": -1}}},
+          status=550)
+    ograf(server, "POST", instance + "customActions/set-score", {**mine, "params": {"payload": {"home": 1, "away": 0}}})
+    ograf(server, "DELETE", "/graphics/own-scoreboard", status=409)
+    ograf(server, "POST", instance + "stopAction", {**mine, "params": {}})
+    ograf(server, "POST", instance + "stopAction", {**at, "graphicInstanceId": "no-such", "params": {}}, status=404)
+    ograf(server, "POST", instance + "stopAction", {"graphicInstanceId": iid, "params": {}}, status=400)
+    ograf(server, "POST", instance + "stopAction", {**at, "params": {}})
+    ograf(server, "PUT", instance + "clear", {"filters": "all"}, status=400)
+    ograf(server, "PUT", "/renderers/other/target/graphicInstance/clear", {"filters": []}, status=404)
+    ograf(server, "PUT", instance + "clear", {"filters": [{"graphicId": "own-scoreboard"}]})
+    ograf(server, "DELETE", "/graphics/own-scoreboard")
+    ograf(server, "PUT", instance + "clear", {"filters": [{"renderTarget": target}]})
+    assert server.api("GET", "/api/graphics")["layers"] == before["layers"]
+
+    for method, path in (("GET", "/"), ("GET", "/graphics"), ("DELETE", "/graphics/chgk-timer"),
+                         ("GET", "/renderers/show"), ("POST", instance + "load")):
+        ograf(server, method, path, load if method == "POST" else None, status=401, token=False)
+
+    operations = {(m, p) for p, item in ebu.document()["paths"].items() for m in item if m in ("get", "post", "put",
+                                                                                                "delete")}
+    # (the renderer lists no custom actions of its own, so its customActions route can only say 404)
+    renderer_action = ("post", "/renderers/{rendererId}/customActions/{customActionId}")
+    assert {(m, p) for m, p, s in SEEN if s == 200} == operations - {renderer_action}
+    assert (*renderer_action, 404) in SEEN
+    assert {s for *_, s in SEEN} == {200, 400, 401, 404, 409, 550}
+    declared_errors = {(m, p, int(s)) for p, item in ebu.document()["paths"].items() for m, op in item.items()
+                       if m in ("get", "post", "put", "delete") for s in op["responses"] if s in ("404", "550")}
+    # playAction and stopAction have no 550 here: the data was checked at load and update, and a
+    # step or an exit has nothing the graphic could refuse
+    never = {(m, p, 550) for m, p in operations if p.endswith(("/playAction", "/stopAction"))}
+    missing = declared_errors - never - SEEN
+    assert not missing, f"the EBU's document declares answers not exercised: {sorted(missing)}"
+
+
+def test_the_ebus_document_refuses_a_wrong_answer() -> None:
+    """The EBU-side check is real: a playAction answer without `graphicInstanceId`, a load answer
+    without `statusCode`, and a 418 (no one's status) are refused."""
+    from openapi_core.validation.response.exceptions import InvalidData
+    play = {"renderTarget": {"layer": "a"}, "graphicInstanceId": "x", "params": {}}
+    with pytest.raises(InvalidData):
+        ebu.check_exchange("POST", "/renderers/show/target/graphicInstance/playAction", query=None, body=play,
+                           status=200, content=b'{"statusCode": 200}', content_type="application/json")
+    load = {"renderTarget": {"layer": "a"}, "graphicId": "g", "params": {"data": {}}}
+    with pytest.raises(InvalidData):
+        ebu.check_exchange("POST", "/renderers/show/target/graphicInstance/load", query=None, body=load,
+                           status=200, content=b'{"graphicInstanceId": "x"}', content_type="application/json")
+    with pytest.raises(AssertionError, match="418"):
+        ebu.check_exchange("GET", "/graphics", query=None, body=None, status=418, content=b"{}",
+                           content_type="application/json")
+
+
+def _operations(doc: dict) -> dict[tuple[str, str], dict]:
+    return {(m, p): op for p, item in doc["paths"].items() for m, op in item.items()
+            if m in ("get", "post", "put", "delete")}
+
+
+def _body_properties(doc: dict, op: dict) -> set[str]:
+    """The top-level properties an operation's JSON body names (through `$ref` and `allOf`)."""
+    def resolve(node: Any) -> Any:
+        while isinstance(node, dict) and "$ref" in node and node["$ref"].startswith("#/"):
+            node = functools.reduce(lambda n, k: n[k], node["$ref"][2:].split("/"), doc)
+        return node
+    schema = resolve(((op.get("requestBody") or {}).get("content", {}).get("application/json") or {}).get("schema"))
+    if not isinstance(schema, dict):
+        return set()
+    parts = [resolve(s) for s in schema.get("allOf", [])] + [schema]
+    return {k for part in parts for k in (part.get("properties") or {})}
+
+
+# Where our /ograf/v1/openapi.yaml differs from the EBU's server-api.yaml: additions only, each
+# with its reason (docs/OGRAF.md, "The EBU's OpenAPI and ours").
+OUR_ADDED_OPERATIONS = {
+    ("get", "/openapi.yaml"): "this document, served",
+    ("get", "/manifest.schema.json"): "the manifest schema this server checks uploads with",
+}
+
+
+def test_our_document_differs_from_the_ebus_by_additions_only() -> None:
+    """Every path, method, path parameter and body property of the EBU's document is in ours under
+    the same name; every status the EBU's document declares, ours answers (by that code or its
+    `default`); what ours adds is listed here with its reason."""
+    ours, theirs = document(), ebu.document()
+    our_ops, their_ops = _operations(ours), _operations(theirs)
+    assert set(their_ops) <= set(our_ops), f"renamed or missing: {sorted(set(their_ops) - set(our_ops))}"
+    assert {k: OUR_ADDED_OPERATIONS[k] for k in set(our_ops) - set(their_ops)} == OUR_ADDED_OPERATIONS
+    differences = []
+    for key, their in sorted(their_ops.items()):
+        our = our_ops[key]
+        for status in their["responses"]:
+            if status not in our["responses"] and "default" not in our["responses"]:
+                differences.append(f"{key}: {status} not answered")
+        missing = _body_properties(theirs, their) - _body_properties(ours, our)
+        if missing:
+            differences.append(f"{key}: body properties {sorted(missing)} not named")
+        extra = {s for s in our["responses"] if s != "default"} - set(their["responses"])
+        unexplained = {s for s in extra if int(s) not in ebu.VENDOR_STATUSES and s != "550"}
+        if unexplained:
+            differences.append(f"{key}: statuses {sorted(unexplained)} added without a reason")
+    assert differences == []
