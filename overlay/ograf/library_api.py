@@ -125,6 +125,7 @@ def frame(gid: str) -> Any:
     resp.headers["X-Content-Type-Options"] = "nosniff"
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["Referrer-Policy"] = "no-referrer"
+    resp.headers["X-DNS-Prefetch-Control"] = "off"  # <link rel=dns-prefetch> is governed by no CSP
     return resp
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request
 from jinja2 import TemplateNotFound
 
 from ..graphics.game import GRAPHICS
@@ -37,11 +37,18 @@ def overlay(name: str) -> Any:
         abort(404)
     game = request.args.get("game") or None
     try:
-        return render_template(
+        resp = make_response(render_template(
             f"overlays/{name}.html", graphic=name, game_id=game,
             lang=page_lang(),
             theme="".join(c for c in (request.args.get("theme") or house_theme()) if c.isalnum() or c in "-_")[:40],
             sound=request.args.get("sound") == "1", query=request.args.to_dict(),
-            parts=show_parts() if name == SHOW else [])
+            parts=show_parts() if name == SHOW else []))
     except TemplateNotFound:
         abort(404)
+    # An uploaded graphic's frame may hold only our own pages: a graphic that navigates its frame
+    # to another site (location, a link, <meta refresh>) is stopped by the browser before the
+    # request leaves (issue 37). The parent's frame-src governs every navigation of its frames;
+    # nothing in the frame's own policy can (Chromium has no navigate-to). static/ograf/host.js
+    # then takes the graphic off this output.
+    resp.headers["Content-Security-Policy"] = "frame-src 'self'"
+    return resp

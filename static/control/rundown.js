@@ -276,12 +276,14 @@ function tick() {
 setInterval(tick, 200);
 
 /** An uploaded graphic that refused a call in the program monitor (it throws, or needs a newer
- * browser) is said once: the monitor is /overlays/show, so OBS may be failing the same way. */
+ * browser) is said once: the monitor is /overlays/show, so OBS may be failing the same way.
+ * One that left its frame (it navigated it: static/ograf/host.js removed the frame) is hostile:
+ * said, and its item taken off air (issue 37). */
 const toldFailures = new Set();
 function graphicFailures() {
   let frames = [];
   try {
-    frames = [...($("rd-program-frame").contentDocument?.querySelectorAll("iframe.ograf-frame[data-error]") || [])];
+    frames = [...($("rd-program-frame").contentDocument?.querySelectorAll(".ograf-frame[data-error]") || [])];
   } catch (_e) {
     return;
   }
@@ -290,6 +292,11 @@ function graphicFailures() {
     if (toldFailures.has(key)) continue;
     toldFailures.add(key);
     const item = items().find((i) => i.id === f.dataset.item);
+    if (f.dataset.hostile) {
+      notice("error", t("og.hostile", { label: item?.label || f.dataset.graphic }), t("og.hostile_why"), { code: "ograf_hostile" });
+      if (Object.values(doc?.program || {}).some((p) => p.item === f.dataset.item)) act("out", { item: f.dataset.item });
+      continue;
+    }
     notice("error", t("og.failed", { label: item?.label || f.dataset.graphic }), f.dataset.error, { code: "ograf_failed" });
   }
 }

@@ -10,6 +10,16 @@
   let element = null;
   let chain = Promise.resolve(); // one call at a time, in the order the parent sent them
 
+  // WebRTC is governed by no Content-Security-Policy: a peer connection's ICE (STUN, TURN) would
+  // reach any address from the frame (issue 37). Gone before the graphic's code runs, for good
+  // (not configurable); a frame it nests is another origin, so it cannot fetch them from there.
+  for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel", "RTCIceTransport",
+                      "RTCDtlsTransport", "RTCSctpTransport", "RTCRtpSender", "RTCRtpReceiver", "RTCRtpTransceiver"]) {
+    try {
+      Object.defineProperty(window, name, { value: undefined, writable: false, configurable: false, enumerable: false });
+    } catch (_e) { /* absent in this browser */ }
+  }
+
   function reply(msg) {
     window.parent.postMessage({ ograf: 1, ...msg }, "*");
   }
@@ -56,5 +66,5 @@
       (err) => reply({ id: msg.id, ok: false, error: String(err?.message || err).slice(0, 300) }),
     );
   });
-  reply({ ready: true });
+  reply({ ready: true, url: location.href }); // the host checks that this is the frame it made
 })();

@@ -10,7 +10,7 @@
 const RESOLUTION = { width: 1920, height: 1080 };
 const STOP_WAIT_MS = 5000; // a graphic that never answers stopAction is removed after this
 
-function frameOf(stage, entry, z) {
+function frameOf(stage, entry, z, src) {
   const iframe = document.createElement("iframe");
   iframe.setAttribute("sandbox", "allow-scripts");
   iframe.setAttribute("referrerpolicy", "no-referrer");
@@ -22,12 +22,18 @@ function frameOf(stage, entry, z) {
   iframe.style.zIndex = z;
   iframe.dataset.graphic = entry.graphic;
   iframe.dataset.calls = "";
+  iframe.src = src; // before it is in the page: its first load is the frame we made, never about:blank
   stage.appendChild(iframe);
   return iframe;
 }
 
-/** One graphic in one frame: calls are queued and sent in order once the frame is ready. */
-function channel(iframe) {
+/** One graphic in one frame: calls are queued and sent in order once the frame is ready.
+ * `hostile(why)`: the frame left the document we made for it (issue 37) — a graphic that sets
+ * its frame's location, follows a link or a <meta refresh>. The page's CSP (frame-src 'self')
+ * stops such a navigation before any request leaves, but the frame then loads again (an error
+ * page, or one of our pages): any second `load`, or a `ready` from another address, is a
+ * hostile graphic. */
+function channel(iframe, hostile) {
   let seq = 0;
   const pending = new Map();
   let ready;
@@ -36,13 +42,25 @@ function channel(iframe) {
     if (event.source !== iframe.contentWindow) return; // another frame (or page) is not this graphic
     const msg = event.data;
     if (!msg || msg.ograf !== 1) return;
-    if (msg.ready) ready();
+    if (msg.ready) {
+      let url = "";
+      try {
+        url = new URL(String(msg.url || ""), location.href).pathname;
+      } catch (_e) { /* not a URL */ }
+      if (url !== new URL(iframe.src, location.href).pathname) return hostile(`its frame is at ${String(msg.url).slice(0, 200)}`);
+      ready();
+    }
     const p = typeof msg.id === "number" ? pending.get(msg.id) : null;
     if (!p) return;
     pending.delete(msg.id);
     p(msg);
   }
   window.addEventListener("message", onMessage);
+  let loads = 0;
+  const onLoad = () => {
+    if (++loads > 1) hostile("it navigated its frame away from the graphic");
+  };
+  iframe.addEventListener("load", onLoad);
   let chain = isReady;
   return {
     call(method, params) {
@@ -59,6 +77,7 @@ function channel(iframe) {
     },
     close() {
       window.removeEventListener("message", onMessage);
+      iframe.removeEventListener("load", onLoad);
       pending.clear();
     },
   };
@@ -71,6 +90,7 @@ export default function ografHost(stage) {
     const h = held.get(layer);
     if (!h) return;
     held.delete(layer);
+    if (h.refused) return h.iframe.remove();
     h.iframe.dataset.leaving = "1";
     const gone = () => {
       h.ch.close();
@@ -83,13 +103,30 @@ export default function ografHost(stage) {
     });
   }
 
+  /** A graphic that left its frame: the frame goes at once (nothing of it drawn again, no call
+   * sent), a mark stays in its place for the desk (static/control/rundown.js says why and takes
+   * the item out), and the layer's entry is not loaded again while it is on air. */
+  function refuse(h, why) {
+    if (h.refused) return;
+    h.refused = true;
+    h.ch.close();
+    const mark = document.createElement("div");
+    mark.className = "ograf-frame ograf-refused";
+    mark.hidden = true;
+    Object.assign(mark.dataset, { graphic: h.iframe.dataset.graphic, layer: h.iframe.dataset.layer,
+                                  item: h.iframe.dataset.item, calls: h.iframe.dataset.calls, hostile: "1",
+                                  error: `hostile: ${why}` });
+    h.iframe.replaceWith(mark);
+    h.iframe = mark;
+  }
+
   function take(layer, e, z) {
-    const iframe = frameOf(stage, e, z);
-    const ch = channel(iframe);
+    let h = null;
+    const iframe = frameOf(stage, e, z, e.ograf.frame);
     iframe.dataset.layer = layer;
     iframe.dataset.item = e.item || "";
-    iframe.src = e.ograf.frame;
-    const h = { key: `${e.item}@${e.shown_at}`, iframe, ch, step: 0, data: JSON.stringify(e.data || {}), actions: 0,
+    const ch = channel(iframe, (why) => h && refuse(h, why));
+    h = { key: `${e.item}@${e.shown_at}`, iframe, ch, step: 0, data: JSON.stringify(e.data || {}), actions: 0,
                 updates: e.updates || 0 };
     held.set(layer, h);
     ch.call("load", { data: e.data || {}, renderType: "realtime", renderCharacteristics: { resolution: RESOLUTION } });
@@ -98,6 +135,7 @@ export default function ografHost(stage) {
   }
 
   function follow(h, e, catchUp) {
+    if (h.refused) return;
     const data = JSON.stringify(e.data || {});
     if (data !== h.data || (e.updates || 0) > h.updates) { // F5: new data, or the same sent again
       h.data = data;
@@ -123,7 +161,7 @@ export default function ografHost(stage) {
         if (!e?.ograf?.frame) continue;
         const h = held.get(layer);
         if (!h) take(layer, e, zOf(e));
-        else {
+        else if (!h.refused) {
           h.iframe.style.zIndex = zOf(e);
           follow(h, e, false);
         }
