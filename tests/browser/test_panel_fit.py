@@ -278,6 +278,19 @@ def test_the_desk_and_the_media_library_fit(world: dict, panel: FitPage, lang: s
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_other_panel_pages_fit(world: dict, panel: FitPage, lang: str, tmp_path: Path) -> None:
+    out = screenshot_dir(tmp_path)
+    problems: dict[str, list[str]] = {}
+    for path in ("/control/setup", "/control/packs", "/control/graphics", "/control/osc"):
+        page = in_language(panel, path, lang)
+        problems[path] = misfits(page)
+        if lang in ("uk", "en") and path == "/control/setup":
+            shoot(page, out, f"panel-setup-{lang}")
+    assert {k: v for k, v in problems.items() if v} == {}
+    assert panel.errors == [], panel.errors
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_league_pages_fit(world: dict, panel: FitPage, lang: str, tmp_path: Path) -> None:
     out = screenshot_dir(tmp_path)
     problems: dict[str, list[str]] = {}
