@@ -34,7 +34,10 @@ def available_overlays() -> list[str]:
 
 
 def panel_config(page: str) -> dict[str, Any]:
-    extra = {"schemas": editor_schemas()} if page == "rundown" else {}  # the item editor's forms
+    extra: dict[str, Any] = {"schemas": editor_schemas()} if page == "rundown" else {}  # the item editor's forms
+    if page == "media":  # where the OGraf export's game graphics will connect, and who may
+        from overlay.ograf.export import export_info
+        extra["ograf_export"] = export_info()
     return {**extra,
         "page": page,
         "csrf": csrf_token(),

@@ -41,10 +41,11 @@ DEFAULTS: dict[str, Any] = {
     "REDIS_KEY_FILE": None,            # ... or a file holding it; else <data>/redis_key (the writer makes one)
     "MAX_CONNECTIONS": None,           # connections one process holds; None: its open-files limit less 10 % (overlay/web/server.py)
     "OGRAF_ORIGINS": [],               # web origins of the operators' OGraf controllers and renderers (CORS, Socket.IO)
+    "PUBLIC_URL": None,                # this server's address as renderers elsewhere reach it (baked into the OGraf export)
     "HEADER_TIMEOUT": 10,              # seconds from idle to a whole request head; then the connection is closed
 }
 # Values read from the environment as text, never parsed as JSON (a password "123456" stays text).
-TEXT_KEYS = {"DATA", "THEME", "REDIS", "REDIS_KEY", "REDIS_KEY_FILE", "LIVE_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
+TEXT_KEYS = {"DATA", "THEME", "REDIS", "REDIS_KEY", "REDIS_KEY_FILE", "LIVE_URL", "PUBLIC_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}
 ASYNC_MODES = ("eventlet", "threading", "gevent")
 
 

@@ -40,7 +40,8 @@ ZIP_TIME = (2026, 1, 1, 0, 0, 0)  # a fixed date: the same graphics give the sam
 def _page(app: Flask, graphic: str, lang: str) -> str:
     from ..web import pages
     with app.test_request_context(f"/overlays/{graphic}?lang={lang}"):
-        return str(pages.overlay(graphic))
+        page = pages.overlay(graphic)
+        return page.get_data(as_text=True) if hasattr(page, "get_data") else str(page)
 
 
 def _stage(page: str, graphic: str) -> dict[str, Any]:
@@ -108,6 +109,33 @@ def package(app: Flask) -> dict[str, bytes]:
     return files
 
 
+def public_base() -> str:
+    """This server's address as a renderer elsewhere reaches it: `PUBLIC_URL`, else the address
+    the export was downloaded from (behind a proxy, as PROXIES lets us believe it)."""
+    configured = str(current_app.config.get("PUBLIC_URL") or "")
+    return (configured if re.match(r"^https?://[^/\s]+", configured) else request.host_url).rstrip("/")
+
+
+def baked(files: dict[str, bytes], server: str) -> dict[str, bytes]:
+    """The package for a renderer elsewhere: the game and league graphics follow `server` with no
+    load data at all (`ograf/chgk/server.json`, and the default of their `server` field)."""
+    out = dict(files)
+    out["ograf/chgk/server.json"] = json.dumps({"server": server}).encode()
+    for graphic in GRAPHICS:
+        if manifests.kind(graphic) != "cue":
+            doc = manifests.manifest(graphic, server)
+            out[f"{doc['id']}.ograf.json"] = json.dumps(doc, ensure_ascii=False, indent=2).encode()
+    return out
+
+
+def export_info() -> dict[str, Any]:
+    """What the media page says about the export: where its graphics will connect, and which
+    renderers' origins this server lets them connect from."""
+    return {"server": public_base(), "configured": bool(current_app.config.get("PUBLIC_URL")),
+            "origins": [str(o).rstrip("/") for o in current_app.config.get("OGRAF_ORIGINS") or []],
+            "zip": "/ograf/export.zip"}
+
+
 def _only(files: dict[str, bytes], ograf_id: str) -> dict[str, bytes]:
     """One graphic's package: its manifest and the shared files, without the other graphics'."""
     graphic = manifests.graphic_of(ograf_id)
@@ -141,9 +169,13 @@ def _download(data: bytes, name: str) -> Response:
 
 @bp.get("/ograf/export.zip")
 def export_all() -> Response:
-    data = current_app.extensions.get("chgk_ograf_zip")
-    if data is None:  # zipped once per app: the package does not change while it runs
-        data = current_app.extensions["chgk_ograf_zip"] = zipped(package(current_app))
+    server = public_base()
+    cache = current_app.extensions.setdefault("chgk_ograf_zips", {})
+    data = cache.get(server)
+    if data is None:  # zipped once per address: the package does not change while it runs
+        while len(cache) >= 8:  # (the address comes from the request: a few are kept, not any number)
+            cache.pop(next(iter(cache)))
+        data = cache[server] = zipped(baked(package(current_app), server))
     return _download(data, "chgk-overlay.ograf.zip")
 
 
@@ -151,13 +183,15 @@ def export_all() -> Response:
 def export_one(ograf_id: str) -> Response:
     if manifests.graphic_of(ograf_id) is None:
         abort(404)
-    return _download(zipped(_only(package(current_app), ograf_id)), f"{ograf_id}.ograf.zip")
+    return _download(zipped(_only(baked(package(current_app), public_base()), ograf_id)), f"{ograf_id}.ograf.zip")
 
 
 @bp.get("/ograf/package/<path:path>")
 def package_file(path: str) -> Response:
     """The package unzipped, for renderers that load our graphics from this server."""
     files = package(current_app)
+    if path == "ograf/chgk/server.json" or path.endswith(".ograf.json"):
+        files = baked(files, public_base())
     if path not in files:
         abort(404)
     resp = Response(files[path], mimetype=TYPES.get(Path(path).suffix, "application/octet-stream"))

@@ -88,16 +88,18 @@ SERVER = {"server": {"type": "string", "title": "chgk-overlay server (http://hos
 OWN_FIELDS = (*COMMON, *SERVER)
 
 
-def data_schema(graphic: str) -> dict:
+def data_schema(graphic: str, server: str | None = None) -> dict:
     """The manifest's `schema`: the graphic's data as the desk declares it (overlay/schema, GDD
-    types — one declaration for every door), plus the component's own load data."""
+    types — one declaration for every door), plus the component's own load data; `server`, the
+    address the export came from, is the default a game graphic follows."""
     declared = graphic_schema(graphic)
     out = {k: v for k, v in declared.items() if k != "$schema"}
-    out["properties"] = {**declared["properties"], **COMMON, **({} if kind(graphic) == "cue" else SERVER)}
+    own = {} if kind(graphic) == "cue" else {"server": {**SERVER["server"], **({"default": server} if server else {})}}
+    out["properties"] = {**declared["properties"], **COMMON, **own}
     return out
 
 
-def manifest(graphic: str) -> dict:
+def manifest(graphic: str, server: str | None = None) -> dict:
     name, description = NAMES[graphic]
     live = {"cue": "",
             "game": " Game data: the public state of the chgk-overlay server named in `server` (Socket.IO /overlay).",
@@ -113,7 +115,7 @@ def manifest(graphic: str) -> dict:
         "supportsRealTime": True,
         "supportsNonRealTime": False,
         "stepCount": step_count(graphic),
-        "schema": data_schema(graphic),
+        "schema": data_schema(graphic, server),
         "customActions": [{"id": "replay", "name": "Повторить появление",
                            "description": "Take the graphic out at once and play its entrance again.",
                            "schema": {"type": "object", "properties": {}}}],

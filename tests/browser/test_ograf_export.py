@@ -190,3 +190,75 @@ def test_a_server_api_take_is_drawn_on_the_show_output(chromium: Browser, server
     server.api("POST", f"{base}/stopAction", {"renderTarget": target, "graphicInstanceId": iid, "params": {}})
     wait_off_air(page, "lower-third")
     page.close()
+
+
+def test_exported_game_graphics_follow_a_live_game_with_no_load_data(chromium: Browser, server: Server,
+                                                                       unzipped: str, tmp_path: Path) -> None:
+    """The export knows where it came from: its scoreboard, timer and question card, served from
+    another origin and loaded with no data at all, follow the game on air; a graphic whose server
+    is out of reach draws a plate saying so — not a blank frame, nothing of a game."""
+    pages: dict[str, Page] = {}
+    for graphic in ("scoreboard", "timer", "question"):
+        page = pages[graphic] = chromium.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(f"{unzipped}/renderer.html")
+        page.wait_for_selector("body[data-ready]", state="attached")
+    game = server.create(game_spec(), on_air=True)
+    for graphic, page in pages.items():
+        assert add(page, graphic, {}) in (None, {"statusCode": 200, "statusMessage": "OK"})
+        call(page, "playAction", {})
+    experts = "() => renderer.graphic.shadowRoot.querySelector('[data-ref=experts]').textContent"
+    wait_for(lambda: pages["scoreboard"].evaluate(experts) == "0", timeout=WAIT_MS / 1000, what="the score 0")
+    server.play(game, "spin", landed=2)
+    server.play(game, "start_timer")
+    wait_for(lambda: "Зритель 2" in shadow_text(pages["question"]), timeout=WAIT_MS / 1000, what="the card")
+    wait_for(lambda: any(c.isdigit() for c in shadow_text(pages["timer"])), timeout=WAIT_MS / 1000,
+             what="the minute counting")
+    server.play(game, "judge", correct=True)
+    wait_for(lambda: pages["scoreboard"].evaluate(experts) == "1", timeout=WAIT_MS / 1000, what="the score 1")
+    for graphic, page in pages.items():
+        assert page.evaluate("() => renderer.graphic.dataset.connection") == "ok"
+        page.screenshot(path=str(tmp_path / f"no-data-{graphic}.png"), omit_background=True)
+        page.close()
+
+    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{unzipped}/renderer.html")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    add(page, "scoreboard", {"server": f"http://127.0.0.1:{free_port()}"})  # nobody listens there
+    assert transparent(page)  # loaded, not played: nothing drawn, not even the plate
+    call(page, "playAction", {})
+    plate = "() => { const p = renderer.graphic.shadowRoot.querySelector('.chgk-offline'); return p.hidden ? '' : p.textContent }"
+    wait_for(lambda: "Нет связи с сервером" in page.evaluate(plate), timeout=WAIT_MS / 1000, what="the plate")
+    wait_for(lambda: opaque_share(page) > 0.001, timeout=WAIT_MS / 1000, what="the plate drawn")
+    assert page.evaluate("() => getComputedStyle(renderer.graphic.shadowRoot.getElementById('stage')).visibility") \
+        == "hidden"
+    page.screenshot(path=str(tmp_path / "offline-plate.png"), omit_background=True)
+    call(page, "stopAction", {})
+    assert transparent(page)
+    page.close()
+
+
+def test_the_export_bakes_the_servers_address(server: Server, renderer_origin: tuple[str, Path]) -> None:
+    """Each game and league graphic's `server` defaults to the address the export came from (or
+    PUBLIC_URL); cue graphics have no `server`; server.json beside the components says the same."""
+    z = zipfile.ZipFile(io.BytesIO(server.call("GET", "/ograf/export.zip").content))
+    assert json.loads(z.read("ograf/chgk/server.json")) == {"server": server.url}
+    for graphic in GRAPHICS:
+        props = json.loads(z.read(f"chgk-{graphic}.ograf.json"))["schema"]["properties"]
+        if graphic in ("lower-third", "bug", "ticker", "slate", "credits"):
+            assert "server" not in props, graphic
+        else:
+            assert props["server"]["default"] == server.url, graphic
+    one = zipfile.ZipFile(io.BytesIO(server.call("GET", "/ograf/export/chgk-timer.zip").content))
+    assert json.loads(one.read("ograf/chgk/server.json")) == {"server": server.url}
+    other = server.call("GET", "/ograf/package/ograf/chgk/server.json", headers={"Host": "studio.example:8080"})
+    assert other.json() == {"server": "http://studio.example:8080"}
+
+
+def test_the_media_page_says_where_the_export_connects_and_who_may(server: Server,
+                                                                    renderer_origin: tuple[str, Path]) -> None:
+    page = server.call("GET", "/control/media")
+    assert page.status_code == 200
+    card = page.text[page.text.index('id="ograf-export"'):]
+    assert f'<code id="ograf-server">{server.url}</code>' in card
+    assert f"<li><code>{renderer_origin[0]}</code></li>" in card  # the allowed renderer, by its origin
+    assert 'data-i18n="media.ograf_export.add"' in card and "OGRAF_ORIGINS" in card

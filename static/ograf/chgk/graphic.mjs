@@ -8,8 +8,10 @@
 //
 // Drawn only between playAction and stopAction: the stage is hidden before, and again once the
 // exit has played. Game graphics draw the server's public state (Socket.IO `/overlay` at
-// `data.server`, else this package's origin) — never an unplayed question or an answer before
-// its verdict, as on our own pages; cue graphics draw the load/update data.
+// `data.server`, else the address baked into the export — server.json beside this file — else
+// this package's origin) — never an unplayed question or an answer before its verdict, as on our
+// own pages; cue graphics draw the load/update data. While a game graphic cannot reach its
+// server it draws a plate that says so (never a blank frame, never a stale round's card).
 
 import { io } from "../../vendor/socket.io/socket.io.esm.min.js";
 import { ServerClock, RESYNC_MS } from "../../lib/clock.js";
@@ -51,7 +53,17 @@ const HOST_CSS = `
 .chgk-body { position: absolute; inset: 0; overflow: hidden; background: transparent;
   font-family: var(--font-sans); font-size: 32px; color: var(--c-text);
   -webkit-font-smoothing: antialiased; text-rendering: optimizeLegibility; font-variant-numeric: tabular-nums; }
-#stage.off { visibility: hidden; }`;
+#stage.off, #stage.offline { visibility: hidden; }
+.chgk-offline { position: absolute; left: calc(96px * var(--fit, 1)); bottom: calc(86px * var(--fit, 1));
+  transform-origin: left bottom; transform: scale(var(--fit, 1)); display: flex; align-items: center; gap: 22px;
+  padding: 18px 34px 18px 22px; border-radius: var(--radius); background: var(--panel-bg);
+  box-shadow: var(--shadow), inset 0 0 0 2px var(--c-edge); color: var(--c-text); }
+.chgk-offline[hidden] { display: none; }
+.chgk-offline .dot { width: 22px; height: 22px; border-radius: 50%; background: var(--c-warn);
+  box-shadow: 0 0 18px var(--c-warn); animation: chgk-offline-pulse 1.6s ease-in-out infinite; }
+.chgk-offline b { display: block; font-size: 40px; font-weight: 700; letter-spacing: 0.02em; }
+.chgk-offline small { display: block; font-size: 24px; color: var(--c-text-dim); }
+@keyframes chgk-offline-pulse { 50% { opacity: 0.35; } }`;
 
 /** The class of graphic `name` (a new class per call: a renderer may define several tags). */
 export function ografGraphic(name) {
@@ -86,14 +98,20 @@ export function ografGraphic(name) {
       stage.id = "stage";
       stage.className = `layout-${name} off`;
       stage.innerHTML = spec.html; // our own markup, rendered from our templates (no data in it)
-      body.append(stage);
+      const offline = document.createElement("div");
+      offline.className = "chgk-offline";
+      offline.hidden = true;
+      offline.setAttribute("role", "status");
+      body.append(stage, offline);
       this.shadowRoot.replaceChildren(body);
       this.stage = stage;
+      this.offline = offline;
       this.fit();
       this.resize = new ResizeObserver(() => this.fit());
       this.resize.observe(this);
 
-      const server = String(this.data.server || new URL(import.meta.url).origin).replace(/\/+$/, "");
+      const baked = spec.kind === "cue" ? {} : await json(new URL("server.json", HERE)).catch(() => ({}));
+      const server = String(this.data.server || baked.server || new URL(import.meta.url).origin).replace(/\/+$/, "");
       this.clock = new ServerClock();
       this.ctx = {
         config: { graphic: name, game: null, lang, theme, sound: false, staticUrl: ROOT.href, query: {}, server },
@@ -112,10 +130,31 @@ export function ografGraphic(name) {
       return ok();
     }
 
+    /** The no-connection plate, shown while the graphic plays and its server is out of reach:
+     * the stage under it is emptied of the game (a lost round's card must not stay on air). */
+    showConnection() {
+      if (!this.offline || this.spec.kind === "cue") return;
+      const lost = !this.socket?.connected;
+      const shown = lost && this.step !== undefined;
+      if (shown && this.offline.hidden) {
+        const t = this.ctx.t;
+        this.offline.replaceChildren(Object.assign(document.createElement("i"), { className: "dot" }),
+          Object.assign(document.createElement("span"), {}));
+        this.offline.lastChild.append(Object.assign(document.createElement("b"), { textContent: t("ograf.offline") }),
+          Object.assign(document.createElement("small"), { textContent: t("ograf.offline_hint", { server: this.ctx.config.server }) }));
+      }
+      this.offline.hidden = !shown;
+      this.stage?.classList.toggle("offline", lost);
+      this.dataset.connection = lost ? "lost" : "ok";
+    }
+
     /** The server's public feed, as our pages get it; resolves at the first state (or after a wait). */
     connect(server) {
       const socket = io(`${server}/overlay`, { reconnectionDelayMax: 5000, auth: { graphic: name } });
       this.socket = this.ctx.socket = socket;
+      socket.on("disconnect", () => this.showConnection());
+      socket.on("connect_error", () => this.showConnection());
+      socket.on("connect", () => this.showConnection());
       if (this.spec.kind === "league") socket.on("connect", () => this.cue()); // league data fetched again
       const sync = () => this.clock.sync(socket).then(() => this.redraw());
       socket.on("connect", () => {
@@ -210,6 +249,7 @@ export function ografGraphic(name) {
       this.instant(params.skipAnimation);
       this.stage.classList.remove("off");
       this.cue();
+      this.showConnection();
       if (first) {
         void this.stage.offsetWidth; // the parts' "out" look is laid out first: the entrance plays
         this.stage.classList.add("live");
@@ -227,6 +267,7 @@ export function ografGraphic(name) {
       this.ctx.live = false;
       this.graphic.stop?.();
       this.cue();
+      this.showConnection();
       await this.settled();
       if (this.step === undefined) this.stage.classList.add("off"); // not played again meanwhile
       return ok();
