@@ -173,12 +173,14 @@ class Throttle:
     """Slows guesses, never refuses a valid credential: a hall's shared NAT address, where one
     person mistyped, must not lock out the operator's token or the next login.
 
-    `limit` failures per address per window are checked at once. Beyond them, every proof from
-    that address — right or wrong — is checked only after a pause that doubles with each further
-    failure (1 s, 2 s, 4 s … at most `max_pause_s`), one after another per address: a guesser gets
-    a few tries a minute however many connections it opens, and the right password or token gets
-    in after the pause. An attempt that would wait longer than `max_pause_s` (a queue of guesses
-    ahead of it) is refused unchecked, so waiting requests cannot pile up."""
+    Every proof is checked at once, and the right one always gets in at once (issue 37: a new
+    browser with the right password used to be refused unchecked while someone else kept guessing
+    from the same address — a hall's NAT). `limit` failures per address per window are answered
+    at once; beyond them, each wrong one is answered (429) only after a pause that doubles with each
+    further failure (1 s, 2 s, 4 s … at most `max_pause_s`), queued one after another per address,
+    so a guesser's answers come a few a minute on one connection and each further guess holds a
+    connection for up to `max_pause_s`. What bounds a guesser is then the connections it can
+    hold (deploy/'s nginx: 128 per address) — keep the password long, or use a strong token."""
 
     def __init__(self, limit: int, window_s: float = 60.0, first_pause_s: float = 1.0,
                  max_pause_s: float = 30.0) -> None:
@@ -215,14 +217,15 @@ class Throttle:
         return at - now
 
     def attempt(self, address: str, check: Callable[[], bool]) -> str:
-        """"ok", "wrong" or "throttled" (a wrong guess made while paused, or one refused unchecked)."""
-        with self.lock:
-            pause = self._pause(address)
-        if pause is None:
-            return "throttled"
-        if pause:
-            time.sleep(pause)  # green under eventlet and gevent: only this request waits
+        """"ok" (at once), "wrong", or "throttled" (a wrong guess beyond the limit, answered after its pause)."""
         if check():
             return "ok"
+        with self.lock:
+            pause = self._pause(address)
+        if pause is None:  # a queue of guesses ahead: held as long as the longest pause, not counted again
+            time.sleep(self.max_pause)
+            return "throttled"
         self.fail(address)
+        if pause:
+            time.sleep(pause)  # green under eventlet and gevent: only this request waits
         return "throttled" if pause else "wrong"
