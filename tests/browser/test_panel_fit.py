@@ -99,14 +99,16 @@ MISFITS_JS = r"""() => {
     while (box.parentElement && getComputedStyle(box).display.startsWith('inline') && getComputedStyle(box).display !== 'inline-block'
            && getComputedStyle(box).display !== 'inline-flex' && getComputedStyle(box).display !== 'inline-grid') box = box.parentElement;
     const b = box.getBoundingClientRect();
+    const lead = Math.max(3, 0.3 * parseFloat(getComputedStyle(el).fontSize));
     range.selectNodeContents(node);
     for (const whole of range.getClientRects()) {
       const r = seen(el, whole);   // a line scrolled out of a scroll box is not drawn: it scrolls
       if (!r || r.width < 1 || r.height < 1) continue;
       if (r.right > innerWidth + 0.5 || r.left < -0.5)
         out.push(`${where(el)}: out of the window «${node.data.trim().slice(0, 60)}»`);
-      else if (r.left < b.left - 1 || r.right > b.right + 1)
-        out.push(`${where(el)}: spills out of ${where(box)} (${Math.round(r.left)}–${Math.round(r.right)} in ${Math.round(b.left)}–${Math.round(b.right)}) «${node.data.trim().slice(0, 60)}»`);
+      // (up and down, a glyph's box may pass a tight line-height by the font's own leading)
+      else if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - lead || r.bottom > b.bottom + lead)
+        out.push(`${where(el)}: spills out of ${where(box)} (${[r.left, r.top, r.right, r.bottom].map(Math.round)} in ${[b.left, b.top, b.right, b.bottom].map(Math.round)}) «${node.data.trim().slice(0, 60)}»`);
       lines.push({ el, r, text: node.data.trim().slice(0, 40) });
     }
   }
@@ -309,6 +311,7 @@ SAMPLE = """<!doctype html><html lang="en"><body style="margin:0;font:16px sans-
 <button id="clipped" style="width:60px;overflow:hidden;white-space:nowrap">A label too long for its button</button>
 <span id="dots" style="display:inline-block;width:80px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap">Truncated with an ellipsis</span>
 <div id="spill" style="width:50px;white-space:nowrap">Spilling out of its box</div>
+<div id="below" style="width:60px;height:20px;line-height:20px">Two lines in one line's height</div>
 <div style="position:relative;height:40px"><span id="one" style="position:absolute;left:0">First words</span>
   <span id="two" style="position:absolute;left:10px">Second words</span></div>
 <select id="narrow" style="width:60px"><option>A very long option</option></select>
@@ -324,7 +327,8 @@ def test_the_check_sees_what_does_not_fit(ctx: BrowserContext) -> None:
         page.set_content(SAMPLE)
         found = "\n".join(misfits(page))
         for what in ("page: scrolls sideways", "button#clipped: cut sideways", "span#dots: cut sideways",
-                     "div#spill: spills out of div#spill", "«First words» over span#two", "select#narrow: option cut",
+                     "div#spill: spills out of div#spill", "div#below: spills out of div#below",
+                 "«First words» over span#two", "select#narrow: option cut",
                  "input#hint: placeholder cut"):
             assert what in found, (what, found)
         assert "Scrolled" not in found and "view" not in found, found     # a scroll box scrolls
