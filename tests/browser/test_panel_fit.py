@@ -266,6 +266,7 @@ def test_the_desk_and_the_media_library_fit(world: dict, panel: FitPage, lang: s
     expect(page.locator('.rd-item[data-label="Итог"]')).to_be_visible()
     page.locator('.rd-item[data-label="Ведущий"]').dblclick()                # the item editor open
     expect(page.locator("#f-label")).to_have_value("Ведущий")
+    expect(page.locator("#f-data .df-field select").first).to_be_visible()    # its data form drawn (a choice)
     settle(page)
     problems["/control/rundown"] = misfits(page)
     if lang in ("uk", "en"):
