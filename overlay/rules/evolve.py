@@ -108,7 +108,9 @@ def _decisive_requested(g: Game, e: dict) -> None:
 
 
 def _decisive_decided(g: Game, e: dict) -> None:
-    g.decisive = {"requested": False, "active": e["granted"], "players": list(e["players"])}
+    # the score the experts asked at (rule 1.8 then shows 0:0): the result tells the whole story
+    g.decisive = {"requested": False, "active": e["granted"], "players": list(e["players"]),
+                  "before": dict(g.score) if e["granted"] else None}
 
 
 def _club_answers(g: Game, e: dict) -> None:

@@ -71,7 +71,7 @@ class Game:
     extra_minutes: int = 0
     club_help_used: bool = False
     decisive: dict[str, Any] = field(
-        default_factory=lambda: {"requested": False, "active": False, "players": []})
+        default_factory=lambda: {"requested": False, "active": False, "players": [], "before": None})
     prizes: list[dict] = field(default_factory=list)
     # club game (RULES.md §5)
     teams: list[Team] = field(default_factory=list)

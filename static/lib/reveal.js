@@ -12,3 +12,11 @@ export function untilReveal(state, clock) {
 export function revealed(state, clock) {
   return untilReveal(state, clock) === 0;
 }
+
+/** Whether `state`'s round is the closed one from before a granted decisive round: its card is
+ * history, and under the new «Решающий раунд» flag it would read as the decisive round itself.
+ * (The decisive round's own verdict ends the game, so a closed round while it is granted is
+ * always the one before.) */
+export function superseded(state) {
+  return !!state?.decisive?.active && state?.round?.phase === "closed";
+}

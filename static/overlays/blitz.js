@@ -4,7 +4,7 @@
 
 import { fitLines, part, setName, setText, show, translateAll } from "../lib/dom.js";
 import { CHECK, CROSS } from "../lib/icons.js";
-import { revealed } from "../lib/reveal.js";
+import { revealed, superseded } from "../lib/reveal.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -12,7 +12,7 @@ const SVG = "http://www.w3.org/2000/svg";
 export function blitzVisible(state, clock) {
   const r = state?.round;
   return !!r && state.status === "playing" && (r.kind === "blitz" || r.kind === "superblitz") &&
-    revealed(state, clock);
+    revealed(state, clock) && !superseded(state);
 }
 
 export default function create(root, ctx) {

@@ -5,11 +5,12 @@
 // card waits for the arrow to stop (`round.reveal_at`).
 
 import { fitText, part, photoUrl, setName, setText, show, translateAll } from "../lib/dom.js";
-import { revealed } from "../lib/reveal.js";
+import { revealed, superseded } from "../lib/reveal.js";
 
-/** The card is on air during a round once the top's arrow has stopped on its sector. */
+/** The card is on air during a round once the top's arrow has stopped on its sector (and not
+ * once a decisive round is granted after it). */
 export function questionVisible(state, clock) {
-  return !!state?.round && state.status === "playing" && revealed(state, clock);
+  return !!state?.round && state.status === "playing" && revealed(state, clock) && !superseded(state);
 }
 
 export default function create(root, ctx) {

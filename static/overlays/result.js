@@ -1,5 +1,6 @@
-// End of game, full screen: winner, final score, the prizes the viewers won. Shown when the
-// game is finished, or when the operator takes "result" to air (graphics `show`).
+// End of game, full screen: winner, final score (after a decisive round, with the score before
+// it), the prizes the viewers won. Shown when the game is finished, or when the operator takes
+// "result" to air (graphics `show`).
 
 import { bdi, expertsName, part, setName, setText, show, translateAll } from "../lib/dom.js";
 
@@ -10,7 +11,7 @@ export default function create(root, ctx) {
   const ref = (name) => el.querySelector(`[data-ref="${name}"]`);
   const f = {
     title: ref("title"), expertsName: ref("experts-name"), experts: ref("experts"),
-    viewers: ref("viewers"), bestRow: ref("best-row"), best: ref("best"),
+    viewers: ref("viewers"), decisive: ref("decisive"), bestRow: ref("best-row"), best: ref("best"),
     prizesBox: ref("prizes-box"), list: ref("list"), total: ref("total"),
   };
   let state = null;
@@ -27,6 +28,11 @@ export default function create(root, ctx) {
     setName(f.expertsName, expertsName(state, t));
     setText(f.experts, state.score?.experts ?? 0);
     setText(f.viewers, state.score?.viewers ?? 0);
+    // Won or lost in the decisive round (RULES.md 1.8): it reset the score, so 6 : 0 alone would
+    // read as a shutout; the score the experts asked at says how the game really went.
+    const before = state.decisive?.active ? state.decisive.before : null;
+    el.classList.toggle("decisive", !!before);
+    setText(f.decisive, before ? t("decisive_story", { experts: before.experts, viewers: before.viewers }) : "");
 
     f.bestRow.classList.toggle("none", !state.best_player);
     setName(f.best, state.best_player || "");

@@ -200,6 +200,11 @@ def timer(state: dict | None, now: int) -> Part:
                 countdown=(rem, bool(tm.get("running"))))
 
 
+def superseded(state: dict) -> bool:
+    """The closed round from before a granted decisive round: history, not drawn (lib/reveal.js)."""
+    return bool((state.get("decisive") or {}).get("active")) and (state.get("round") or {}).get("phase") == "closed"
+
+
 def kind_word(kind: str | None) -> str:
     return t(f"kind_{kind}") if kind and kind != "regular" else ""
 
@@ -221,7 +226,7 @@ def question(state: dict | None, now: int, step: str | None = None) -> Part:
     """The card. `step`: the rundown's step when a rundown took it (card → text → answer): a step
     only holds back what the public state allows, never reveals more."""
     r = (state or {}).get("round")
-    if not r or not playing(state) or not revealed(state, now):
+    if not r or not playing(state) or not revealed(state, now) or superseded(state):
         return Part(False)
     results = r.get("results") or []
     i = r.get("question", 0)
@@ -254,7 +259,8 @@ def question(state: dict | None, now: int, step: str | None = None) -> Part:
 
 def blitz(state: dict | None, now: int) -> Part:
     r = (state or {}).get("round")
-    if not r or not playing(state) or r.get("kind") not in ("blitz", "superblitz") or not revealed(state, now):
+    if (not r or not playing(state) or r.get("kind") not in ("blitz", "superblitz") or not revealed(state, now)
+            or superseded(state)):
         return Part(False)
     player = (r.get("player") or "") if r["kind"] == "superblitz" else ""
     results = r.get("results") or []

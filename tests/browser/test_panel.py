@@ -337,7 +337,8 @@ def test_superblitz_player_and_the_decisive_round(panel_server: Server, panel: P
     kb.press("g")
     panel.wait_rev(5)
     state = panel_server.state(game)
-    assert state["decisive"] == {"requested": False, "active": True, "players": ["Анна", "Борис", "Вера"]}
+    assert state["decisive"] == {"requested": False, "active": True, "players": ["Анна", "Борис", "Вера"],
+                                 "before": {"experts": 1, "viewers": 0}}
     assert state["score"] == {"experts": 0, "viewers": 0}
     expect(page.locator('[data-badge="decisive"]')).to_contain_text("Анна, Борис, Вера")
 
