@@ -87,6 +87,17 @@ MAX_PATH_DRAWN = 10_000_000   # characters of path data (`d`, `points`) drawn, l
 PAINTS = {"linearGradient", "radialGradient"}  # a reference to one draws nothing more
 REFERRING = ("fill", "stroke", "clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end", "style")
 NUMBER = re.compile(r"[-+]?(?:\d*\.\d+|\d+)")
+# Filters cost a browser in proportion to their parameters in drawn pixels (issue 37: a huge
+# feGaussianBlur or feMorphology took 11 s to paint; a morphology of radius 300 px over a full-HD
+# picture 12 s in Chromium, one of 10 px 1 s). Bounded as fractions of the picture's own size
+# (its viewBox, else width/height), the transforms above the filtered element multiplied in, so
+# they hold however large the picture is drawn. A logo's drop shadow or glow needs a few %.
+FLOAT = re.compile(r"[-+]?(?:\d*\.\d+|\d+\.?)(?:[eE][-+]?\d+)?%?")
+MAX_BLUR = 0.05        # stdDeviation (feGaussianBlur, feDropShadow), CSS blur()/drop-shadow(): 5 % of the picture
+MAX_MORPH = 0.01       # feMorphology's radius: 1 % of the picture (19 px drawn full HD)
+MAX_REGION = 5.0       # a <filter>'s region (x, y, width, height): 500 % of its shape, or 5 pictures in user units
+CSS_FILTER = re.compile(r"(blur|drop-shadow)\s*\(([^)]*)\)", re.I)
+TRANSFORM = re.compile(r"(matrix|scale)\s*\(([^)]*)\)", re.I)
 
 
 class UnsafeSvg(ValueError):
@@ -148,6 +159,7 @@ def sanitise(raw: bytes) -> tuple[bytes, int, int]:
         raise UnsafeSvg("The file is XML but not an SVG picture (its root is not <svg> in the SVG namespace).")
     _check_depth(root)
     _clean(root)
+    _check_filters(root)
     _check_drawn(root)
     width, height = _size(root)
     ET.register_namespace("", SVG)
@@ -189,6 +201,81 @@ def _clean(el: ET.Element) -> None:
         if attr == "href" and not value.strip().startswith("#"):
             raise UnsafeSvg(f"The SVG links to an outside file or address ({value[:60]!r}); only references inside the SVG (#id) are taken.")
         _check_css(value, f"{attr!r} attribute", sheet=attr == "style")
+
+
+def _numbers(value: str | None) -> list[float]:
+    """The numbers of an attribute (a percentage as a fraction); inf for one that is not finite."""
+    out = []
+    for tok in FLOAT.findall(value or ""):
+        try:
+            n = float(tok.rstrip("%")) / (100 if tok.endswith("%") else 1)
+        except ValueError:
+            n = float("inf")
+        out.append(abs(n) if n == n else float("inf"))
+    return out
+
+
+def _scale(transform: str | None) -> float:
+    """How much a `transform` enlarges (the product of its scale() and matrix() factors)."""
+    k = 1.0
+    for name, args in TRANSFORM.findall(transform or ""):
+        n = _numbers(args)
+        if name.lower() == "scale" and n:
+            k *= max(n[:2])
+        elif len(n) >= 4:
+            k *= max((n[0] ** 2 + n[1] ** 2) ** 0.5, (n[2] ** 2 + n[3] ** 2) ** 0.5)
+    return k
+
+
+def _check_filters(root: ET.Element) -> None:
+    """Refuses filter parameters and regions that take a browser seconds to paint."""
+    # the picture's size in its own user units: the viewBox, which the drawn size is scaled from
+    box = _numbers(root.get("viewBox"))
+    w, h = (box[2], box[3]) if len(box) == 4 else _size(root)
+    size = float(max(w, h) or 1920)
+    too_much = ("The SVG's {what} is {value!r}: more than {limit} of the picture's size, which takes browsers "
+                "seconds to paint. Lower it or export the SVG again.")
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    # the largest enlargement each filter is drawn at: the transforms of its users and their ancestors
+    scale: dict[int, float] = {}
+    css_texts: list[tuple[str, float]] = [(el.text or "", 1.0) for el in root.iter(f"{{{SVG}}}style")]
+    stack = [(root, _scale(root.get("transform")))]
+    while stack:
+        el, k = stack.pop()
+        for attr in ("filter", "style"):
+            value = el.get(attr) or ""
+            css_texts.append((value, k))
+            for _, ref in URL.findall(css_text(value)):
+                target = ids.get(ref.strip()[1:])
+                if target is not None:
+                    scale[id(target)] = max(scale.get(id(target), 1.0), k)
+        stack += [(child, k * _scale(child.get("transform"))) for child in el]
+    for flt in root.iter(f"{{{SVG}}}filter"):
+        k = scale.get(id(flt), 1.0)
+        relative = flt.get("primitiveUnits", "").strip() == "objectBoundingBox"
+        user_space = flt.get("filterUnits", "").strip() == "userSpaceOnUse"
+        for attr in ("x", "y", "width", "height"):
+            value = flt.get(attr) or ""
+            units = user_space and not value.strip().endswith("%")
+            if any(n * (k / size if units else 1) > MAX_REGION for n in _numbers(value)):
+                raise UnsafeSvg(too_much.format(what=f"filter region ({attr} of <filter>)", value=value[:40],
+                                                limit=f"{MAX_REGION:.0%}"))
+        for el in flt.iter():
+            local = _local(el.tag)[1]
+            for attr, kinds, limit in (("stdDeviation", {"feGaussianBlur", "feDropShadow"}, MAX_BLUR),
+                                       ("radius", {"feMorphology"}, MAX_MORPH)):
+                value = el.get(attr)
+                if local in kinds and value is not None:
+                    # objectBoundingBox: a fraction of the shape, at most the whole picture
+                    per = 1.0 if relative else k / size
+                    if any(n * per > limit for n in _numbers(value)):
+                        raise UnsafeSvg(too_much.format(what=f"<{local}> {attr}", value=value[:40], limit=f"{limit:.0%}"))
+    # CSS filter functions, in a <style>, a style or a filter attribute (lengths in user units / px)
+    for text, k in css_texts:
+        for name, args in CSS_FILTER.findall(css_text(text)):
+            if any(n * k / size > MAX_BLUR for n in _numbers(args)):
+                raise UnsafeSvg(too_much.format(what=f"CSS {name.lower()}()", value=f"{name}({args.strip()[:40]})",
+                                                limit=f"{MAX_BLUR:.0%}"))
 
 
 def _n(number: int) -> str:

@@ -42,6 +42,20 @@ HOSTILE = [
     ("url( split by a comment", svg(f'<rect style="fill:u/**/rl({OUT})"/>'), "outside file"),
     ("escaped url( in an attribute", svg(f'<rect fill="\\000075rl({OUT})"/>'), "outside file"),
     ("escaped image-set in an attribute", svg(f'<rect fill="\\69 mage-set(\'{OUT}\' 1x)"/>'), "image-set()"),
+    # filters that take a browser seconds to paint (issue 37)
+    ("huge feGaussianBlur", svg('<filter id="f"><feGaussianBlur stdDeviation="100000"/></filter>'
+                                '<rect filter="url(#f)" width="100" height="50"/>'), "seconds to paint"),
+    ("huge feMorphology", svg('<filter id="f"><feMorphology operator="dilate" radius="300"/></filter>'
+                              '<rect filter="url(#f)" width="100" height="50"/>'), "seconds to paint"),
+    ("feMorphology enlarged by a transform", svg('<filter id="f"><feMorphology radius="1"/></filter>'
+                                                 '<g transform="scale(300)"><rect filter="url(#f)" width="1" height="1"/></g>'),
+     "seconds to paint"),
+    ("feMorphology in a tiny viewBox", f'<svg {NS} width="1920" height="1080" viewBox="0 0 1 1"><filter id="f">'
+                                       '<feMorphology radius="0.5"/></filter><rect filter="url(#f)" width="1" height="1"/>'
+                                       '</svg>'.encode(), "seconds to paint"),
+    ("huge filter region", svg('<filter id="f" x="-5000%" width="10000%"><feGaussianBlur stdDeviation="1"/></filter>'
+                               '<rect filter="url(#f)" width="100" height="50"/>'), "seconds to paint"),
+    ("huge CSS blur()", svg('<rect width="100" height="50" style="filter: blur(100000px)"/>'), "seconds to paint"),
 ]
 
 LOGO = svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#fc0"/><stop offset="1" stop-color="#f60"/>'
@@ -78,3 +92,15 @@ def test_a_normal_logo_with_uses_is_taken_and_served_whole(srv: Server):
     assert (rec["width"], rec["height"]) == (100, 50)
     body = srv.http.get(srv.url + rec["url"], timeout=10).text
     assert body.count("<use") == 2 and "url(#g)" in body and "Клуб" in body and "@media" in body
+
+
+def test_a_logo_with_a_drop_shadow_and_a_glow_is_taken(srv: Server):
+    """The filter bounds (issue 37) leave what logos use: a drop shadow, a blur, a thin outline."""
+    shadow = svg('<filter id="s" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="1" dy="1" stdDeviation="2"/>'
+                 '</filter><filter id="o"><feMorphology operator="dilate" radius="1"/><feGaussianBlur stdDeviation="1.5"/>'
+                 '</filter><rect filter="url(#s)" width="80" height="30"/><text filter="url(#o)" x="5" y="40"'
+                 ' style="filter: drop-shadow(1px 1px 2px #000)">Клуб</text>')
+    r = upload(srv, shadow)
+    assert r.status_code == 201, r.text
+    body = srv.http.get(srv.url + r.json()["url"], timeout=10).text
+    assert "feDropShadow" in body and "feMorphology" in body
