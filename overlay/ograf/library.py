@@ -36,6 +36,7 @@ MAX_FILES = 2000
 MAX_FILE = 100 * 1024 * 1024         # one file unpacked
 MAX_RATIO = 200                      # unpacked / packed for one member beyond 1 MB: a bomb
 MAX_MANIFEST = 1024 * 1024
+MAX_NAME = 200                       # bytes (UTF-8) of one file or folder name in a path
 GRAPHIC_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 PKG = re.compile(r"[0-9a-f]{32}")
 THUMB_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
@@ -88,6 +89,9 @@ def _clean_path(name: str) -> str:
     """A member's path, refused when it is absolute, escapes the package or is not plain."""
     if "\x00" in name or "\\" in name:
         raise OgrafRefused(f"The path {name[:120]!r} has a backslash or a NUL: paths in a package use '/'.", name[:200])
+    if any(ord(c) < 0x20 or ord(c) == 0x7f for c in name):  # a line break in a name splits every log line and listing
+        raise OgrafRefused(f"The path {name[:120]!r} has a control character (a line break, a tab…); "
+                           "rename the file.", name[:200])
     if name.startswith("/") or re.match(r"^[A-Za-z]:", name):
         raise OgrafRefused(f"The path {name[:120]!r} is absolute; a package's paths are relative to it.", name[:200])
     parts = PurePosixPath(name).parts
@@ -95,6 +99,9 @@ def _clean_path(name: str) -> str:
         raise OgrafRefused(f"The path {name[:120]!r} leads out of the package ('..').", name[:200])
     if len(name) > 400 or len(parts) > 20:
         raise OgrafRefused(f"The path {name[:120]!r} is too long.", name[:200])
+    if any(len(p.encode("utf-8")) > MAX_NAME for p in parts):  # a file system takes 255 bytes a name
+        raise OgrafRefused(f"The path {name[:120]!r} has a file or folder name longer than {MAX_NAME} bytes; "
+                           "shorten it.", name[:200])
     return "/".join(parts)
 
 
@@ -154,6 +161,9 @@ def unpack(raw: bytes) -> dict[str, bytes]:
             raise OgrafRefused(f"{path} unpacks {len(data) // max(1, m.compress_size)} times its packed size: "
                                "the library does not take zip bombs.", path)
         out[path] = data
+    folders = {"/".join(p.split("/")[:i]) for p in out for i in range(1, p.count("/") + 1)}
+    for path in sorted(folders & out.keys()):  # "a" and "a/b.js": one name cannot be both on disk
+        raise OgrafRefused(f"{path} is both a file and a folder in the package; rename one of them.", path)
     return out
 
 
@@ -183,7 +193,7 @@ def read_manifests(files: dict[str, bytes]) -> list[tuple[str, dict]]:
         if not GRAPHIC_ID.fullmatch(gid):
             raise OgrafRefused(f"The graphic id {gid[:60]!r} must be 1–100 letters, digits, '.', '_' or '-' "
                                "(it names the graphic in URLs and rundowns).", path)
-        if gid.startswith("chgk-"):
+        if gid.casefold().startswith("chgk-"):  # CHGK-scoreboard is ours too
             raise OgrafRefused(f"Graphic ids starting with 'chgk-' are this server's own graphics; rename {gid!r}.", path)
         if gid in ids:
             raise OgrafRefused(f"Two manifests have the id {gid!r} ({ids[gid]} and {path}).", path)

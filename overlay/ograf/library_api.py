@@ -108,20 +108,41 @@ def frame_csp(base: str, runtime: str) -> str:
             f"form-action 'none'; base-uri 'none'; sandbox allow-scripts")
 
 
+def vouched_origin() -> str | None:
+    """This server's origin as the request names it (`Host`), when something vouches for that
+    host: PUBLIC_URL names it, a trusted proxy passed it on, or it is this machine (`localhost`,
+    one of its IP addresses; overlay/web/live.py). None for any other host (issue 37: the frame's
+    CSP was built from whatever `Host` a request carried)."""
+    from urllib.parse import urlsplit
+
+    from flask import current_app
+
+    from ..web.live import _our_address
+    public = current_app.config.get("PUBLIC_URL")
+    if public and urlsplit(public).netloc.lower() == request.host.lower():
+        return request.host_url.rstrip("/")
+    if "werkzeug.proxy_fix.orig" in request.environ or _our_address(urlsplit("//" + request.host).hostname or ""):
+        return request.host_url.rstrip("/")
+    return None
+
+
 @files.get("/ograf/frame/<gid>")
 def frame(gid: str) -> Any:
     lib = library()
     rec = lib.find(gid)
     if rec is None:
         abort(404)
-    host = request.host_url.rstrip("/")
-    base = f"{host}/ograf/pkg/{rec['pkg']}/"  # the whole package: a manifest may name files beside its folder
-    runtime = host + url_for("static", filename="ograf/frame.js")
+    runtime = url_for("static", filename="ograf/frame.js")  # relative: the page's own origin, whatever Host said
+    origin = vouched_origin()
+    if origin:  # the package's folder and the runtime only
+        base, runtime_src = f"{origin}/ograf/pkg/{rec['pkg']}/", origin + runtime  # the whole package: a manifest may name files beside its folder
+    else:  # a host nothing vouches for is not written into the policy: the browser's own origin
+        base = runtime_src = "'self'"
     html = render_template_string(FRAME, name=rec["manifest"].get("name", gid), gid=gid,
                                   main=lib.main_url(rec), runtime=runtime)
     resp = make_response(html)
     resp.headers["Content-Type"] = "text/html; charset=utf-8"
-    resp.headers["Content-Security-Policy"] = frame_csp(base, runtime)
+    resp.headers["Content-Security-Policy"] = frame_csp(base, runtime_src)
     resp.headers["X-Content-Type-Options"] = "nosniff"
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["Referrer-Policy"] = "no-referrer"

@@ -83,3 +83,37 @@ def test_a_pattern_re2_cannot_run_is_refused_at_upload(server: Server, pattern: 
     assert pattern in err["message"] and "RE2" in err["message"], err
     assert stored(server) == before
     assert server.call("GET", "/api/ograf/pat").status_code == 404
+
+
+def test_the_frame_document_does_not_take_its_addresses_from_the_host_header(server: Server) -> None:
+    """`/ograf/frame/<id>` named whatever `Host` a request carried in its CSP and script URL; a
+    host nothing vouches for is now written nowhere (the policy says 'self', the script is
+    relative), this machine's address keeps the package-only policy."""
+    assert upload(server, zip_of({"h.ograf.json": manifest("hosted"), "g.mjs": GOOD})).status_code == 201
+    forged = requests.get(server.url + "/ograf/frame/hosted", headers={"Host": "evil.example"}, timeout=10)
+    assert forged.status_code == 200
+    assert "evil.example" not in forged.headers["Content-Security-Policy"] + forged.text, forged.headers
+    assert "script-src 'self'" in forged.headers["Content-Security-Policy"]
+    assert '<script src="/static/ograf/frame.js">' in forged.text
+    ours = requests.get(server.url + "/ograf/frame/hosted", timeout=10)
+    assert f"script-src {server.url}/static/ograf/frame.js {server.url}/ograf/pkg/" in ours.headers["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("files, named, words", [
+    ({"a.ograf.json": manifest("ff"), "g.mjs": GOOD, "lib": "x", "lib/b.js": "y"}, "lib", "both a file and a folder"),
+    ({"a.ograf.json": manifest("long"), "g.mjs": GOOD, "x" * 300 + "/b.js": "y"}, "x" * 200, "longer than 200 bytes"),
+    ({"a.ograf.json": manifest("lf"), "g.mjs": GOOD, "evil\nname.js": "y"}, "evil\nname.js", "control character"),
+    ({"a.ograf.json": manifest("cr"), "g.mjs": GOOD, "dir\r/x.js": "y"}, "dir\r/x.js", "control character"),
+    ({"a.ograf.json": manifest("CHGK-scoreboard"), "g.mjs": GOOD}, "a.ograf.json", "this server's own graphics"),
+    ({"a.ograf.json": manifest("Chgk-Timer"), "g.mjs": GOOD}, "a.ograf.json", "this server's own graphics"),
+])
+def test_package_paths_and_ids_are_refused_in_words(server: Server, files: dict, named: str, words: str) -> None:
+    """Were 507 `storage_unavailable` (a file and a folder of one name; a 300-character name) or
+    taken (`\\n`, `\\r` in a path; `CHGK-` ids past the reserved-prefix check): now 400 `bad_ograf`
+    naming the file, and nothing stored."""
+    before = stored(server)
+    r = upload(server, zip_of(files))
+    assert r.status_code == 400, r.text
+    err = r.json()["error"]
+    assert err["code"] == "bad_ograf" and err["file"].startswith(named) and words in err["message"], err
+    assert stored(server) == before
