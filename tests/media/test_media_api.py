@@ -110,6 +110,19 @@ def test_served_media_carry_nosniff_and_a_sandboxing_csp(srv: Server):
     assert srv.http.get(srv.url + "/media/" + "0" * 32 + ".png").status_code == 404
 
 
+def test_a_raster_is_served_as_uploaded(srv: Server):
+    """What docs/SECURITY.md says (issue 37 found it saying "rebuilt"): a PNG, JPEG or WebP is
+    decoded in full to be judged, then served byte for byte as uploaded, as an image with
+    nosniff and a sandboxing CSP."""
+    for fmt, mime in (("PNG", "image/png"), ("JPEG", "image/jpeg"), ("WEBP", "image/webp")):
+        data = png("blue", (40, 20), fmt)
+        r = upload(srv, data, f"x.{fmt.lower()}")
+        assert r.status_code == 201, r.text
+        served = srv.http.get(srv.url + r.json()["url"], timeout=10)
+        assert served.content == data and served.headers["Content-Type"] == mime
+        assert served.headers["X-Content-Type-Options"] == "nosniff" and "sandbox" in served.headers["Content-Security-Policy"]
+
+
 def test_svg_is_served_rebuilt_without_comments_or_editor_leftovers(srv: Server):
     rec = upload(srv, SVG_OK, "club.svg").json()
     r = srv.http.get(srv.url + rec["url"])
