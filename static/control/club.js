@@ -56,7 +56,7 @@ function undoText(state) {
   const undo = state?.undo;
   if (!undo) return "";
   const first = undo.first || {};
-  return describeUndo(first.team ? { ...undo, first: { ...first, team: teamName(state, first.team) } } : undo);
+  return describeUndo(first.team ? { ...undo, first: { ...first, team: teamName(state, first.team) } } : undo, state);
 }
 
 const undo = undoControl({ verdict: (state) => move(state, "undo"), describe: undoText });

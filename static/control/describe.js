@@ -15,8 +15,9 @@ export function sideName(side) {
   return t(`side.${side}`);
 }
 
-/** "Верный ответ", "Волчок: сектор 5 (выпал 3)"… from state.undo = {events: [types], first}. */
-export function describeUndo(undo) {
+/** "Верный ответ в секторе 7", "Волчок: сектор 5 (выпал 3)"… from state.undo = {events: [types],
+ * first}; `state` (the game the undo is of) names the round a verdict was given in. */
+export function describeUndo(undo, state = null) {
   if (!undo) return "";
   const e = undo.first || {};
   let text;
@@ -28,10 +29,17 @@ export function describeUndo(undo) {
       if (e.drawn) text += ` ${t("ev.drawn")}`;
       break;
     case "timer_started":
-      text = t(`ev.timer_started.${e.kind}`);
+      text = t(`ev.timer_started.${e.kind === "blitz" && state?.round?.kind === "superblitz" ? "superblitz" : e.kind}`);
       break;
     case "judged":
-      text = t(e.correct ? "ev.judged_correct" : "ev.judged_incorrect", { n: (e.question ?? 0) + 1 });
+    {
+      // the round undone is the one on record (a verdict closes it or moves to its next question)
+      const r = state?.round;
+      const params = { sector: r?.sector ?? "?", n: (e.question ?? 0) + 1, total: r?.questions ?? 1 };
+      text = (r?.questions ?? 1) > 1
+        ? t(e.correct ? "ev.judged_correct_of" : "ev.judged_incorrect_of", params)
+        : t(e.correct ? "ev.judged_correct" : "ev.judged_incorrect", params);
+    }
       break;
     case "player_chosen":
       text = t("ev.player_chosen", { player: isolated(e.player) });
@@ -49,7 +57,9 @@ export function describeUndo(undo) {
   }
   const extra = [];
   const types = undo.events || [];
-  if (types.includes("point") || types.includes("score_set")) extra.push(t("ev.with_score"));
+  // the decisive round's grant resets the score; its verdict sets the final one (RULES.md 1.8)
+  if (types.includes("point")) extra.push(t("ev.with_score"));
+  else if (types.includes("score_set")) extra.push(t(e.type === "decisive_decided" ? "ev.with_score_reset" : "ev.with_final_score"));
   if (types.includes("next_question")) extra.push(t("ev.with_next_question"));
   if (types.includes("time_up")) extra.push(t("ev.with_time_up"));
   if (types.includes("game_over")) extra.push(t("ev.with_game_over"));

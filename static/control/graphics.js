@@ -99,9 +99,15 @@ function takeLowerThird(title, subtitle) {
 
 // ---- presets -------------------------------------------------------------------------------
 
+/** The experts on air: the tv game's team, or the team at the club game's Central Table. */
+function expertsTeam(state) {
+  if (state?.rules !== "club") return state?.experts;
+  return (state.teams || []).find((x) => x.id === state.central?.team);
+}
+
 function presets(state) {
   const list = [];
-  const team = state?.experts;
+  const team = expertsTeam(state);
   if (team?.name) list.push({ title: team.name, subtitle: t("gfx.sub.team") });
   for (const p of team?.players || []) {
     list.push({ title: p, subtitle: p === team.captain ? t("gfx.sub.captain", { team: isolated(team.name) })
@@ -121,7 +127,10 @@ function renderPresets() {
     type: "button", class: "btn preset", "data-title": p.title,
     onclick: () => takeLowerThird(p.title, p.subtitle),
   }, h("strong", {}, bdi(p.title)), h("small", {}, p.subtitle))));
-  if (!list.length) box.append(h("p", { class: "muted" }, t("gfx.no_presets")));
+  if (!list.length) {
+    const why = !conn.state ? "gfx.no_presets" : conn.state.rules === "club" ? "gfx.no_presets_club" : "gfx.no_presets_game";
+    box.append(h("p", { class: "muted", "data-why": why }, t(why)));
+  }
 }
 
 // ---- on air --------------------------------------------------------------------------------
@@ -298,7 +307,8 @@ $("previews-on").checked = store.get("previews", "1") === "1";
 $("previews-on").addEventListener("change", () => { store.set("previews", $("previews-on").checked ? "1" : "0"); renderPreviews(); });
 
 conn.on("state", (state, prev) => {
-  if (!prev || !state || prev.id !== state.id || prev.rev === undefined) renderPresets();
+  if (!prev || !state || prev.id !== state.id || prev.rev === undefined
+      || prev.central?.team !== state.central?.team) renderPresets();
 });
 conn.on("graphics", (payload) => renderOnAir(payload));
 renderPresets();

@@ -26,7 +26,8 @@ const ACTIONS = [
   { id: "pause", body: null, label: "act.pause", keys: ["KeyP"], key: "P" },
   { id: "extra_minute", body: { type: "extra_minute" }, label: "act.extra_minute", keys: ["KeyM"], key: "M" },
   { id: "club_help", body: { type: "club_help" }, label: "act.club_help", keys: ["KeyH"], key: "H" },
-  { id: "request_decisive", body: { type: "request_decisive_round" }, label: "act.request_decisive", keys: ["KeyD"], key: "D" },
+  { id: "request_decisive", body: { type: "request_decisive_round" }, label: "act.request_decisive", keys: ["KeyD"], key: "D",
+    said: "ev.decisive_requested" },  // what was done, in a notice: not the button's question
 ];
 const ARIA_KEYS = { spin: "W", undo: "U Control+Z", grant: "G", refuse: "N",
                     ...Object.fromEntries(ACTIONS.map((a) => [a.id, a.aria || a.key])) };
@@ -50,6 +51,12 @@ function labelOf(action, state) {
   return t(action.label);
 }
 
+/** The words a notice says the action in: «Выполнено: Просьба о решающем раунде», not the
+ * button's «Решающий раунд?». */
+function saidOf(action, state) {
+  return action.said ? t(action.said) : labelOf(action, state);
+}
+
 const keyLabel = (k) => (k.startsWith("key.") ? t(k) : k);
 
 /** A click: only on an enabled button, and the button shows why otherwise. */
@@ -62,12 +69,12 @@ function click(id, body, label) {
   send(id, body, label);
 }
 
-const undo = undoControl({ verdict: (state) => check(state, "undo"), describe: (state) => describeUndo(state?.undo) });
+const undo = undoControl({ verdict: (state) => check(state, "undo"), describe: (state) => describeUndo(state?.undo, state) });
 
 function buildActions() {
   const grid = $("actions");
   for (const a of ACTIONS) {
-    grid.append(actionButton(a.id, () => click(a.id, bodyOf(a, conn.state), labelOf(a, conn.state)),
+    grid.append(actionButton(a.id, () => click(a.id, bodyOf(a, conn.state), saidOf(a, conn.state)),
                              { cls: a.cls || "", aria: ARIA_KEYS[a.id], hint: a.hint }));
   }
   adoptButton($("btn-spin"), "spin", () => click("spin", { type: "spin" }, t("act.spin")),
@@ -290,7 +297,7 @@ function press(code, shift) {
   if (REFUSE_KEYS.includes(code) && decisive) return () => decideDecisive(false);
   const action = ACTIONS.find((a) => a.keys.includes(code));
   if (!action) return null;
-  return () => send(action.id, bodyOf(action, conn.state), labelOf(action, conn.state));
+  return () => send(action.id, bodyOf(action, conn.state), saidOf(action, conn.state));
 }
 
 listenKeys(undo, {

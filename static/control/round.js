@@ -188,7 +188,7 @@ export function renderTimer() {
   }
   const left = timer.running ? Math.max(0, timer.ends_at - conn.clock.now()) : timer.remaining_ms;
   box.dataset.state = !timer.running ? (left > 0 ? "paused" : "done") : left <= 10_000 ? "warning" : "running";
-  const kind = t(`timer.${timer.kind}`);
+  const kind = t(`timer.${timer.kind === "blitz" && state.round?.kind === "superblitz" ? "superblitz" : timer.kind}`);
   $("timer-kind").textContent = timer.running ? kind : left > 0 ? `${kind} · ${t("timer.paused")}` : `${kind} · ${t("timer.up")}`;
   $("timer-digits").textContent = clockText(left);
   $("timer-fill").style.transform = `scaleX(${timer.duration_ms ? Math.min(1, left / timer.duration_ms) : 0})`;

@@ -21,7 +21,7 @@ export default function create(root, ctx) {
   const f = {
     sector: ref("sector"), kind: ref("kind"), count: ref("count"), flag: ref("flag"),
     prizeBox: ref("prize-box"), prize: ref("prize"), photo: ref("photo"), name: ref("name"),
-    city: ref("city"), text: ref("text"), answer: ref("answer"), verdict: ref("verdict"),
+    city: ref("city"), against: ref("against"), text: ref("text"), answer: ref("answer"), verdict: ref("verdict"),
   };
   let photoSrc = null;
   let fitted = "";
@@ -62,6 +62,8 @@ export default function create(root, ctx) {
       f.prizeBox.classList.toggle("none", !prize || prize.amount == null);
       setText(f.prize, prize ? t.money(prize.amount, prize.currency) : "");
 
+      // «Против знатоков играет Анна» / «… играют Телезрители»: the verb agrees with who plays
+      setText(f.against, r.author?.name ? t("plays_against") : t("play_against_viewers"));
       setName(f.name, r.author?.name || t("viewers"));
       setText(f.city, r.author?.city || "");
       setPhoto(photoUrl(r));

@@ -115,7 +115,8 @@ export default function create(root, ctx) {
       const wasVisible = visible;
       visible = timerVisible(state, clock);
       show(el, visible);
-      if (timer) setText(kind, t(`timer_${timer.kind}`));
+      // a superblitz question's 20 s run on the blitz clock: name it as the round is named
+      if (timer) setText(kind, t(`timer_${timer.kind === "blitz" && state.round?.kind === "superblitz" ? "superblitz" : timer.kind}`));
 
       // A fresh start seen live (not on load): the countdown is new, or it was waiting full.
       if (prev !== undefined && timer?.running && visible) {

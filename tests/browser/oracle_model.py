@@ -196,7 +196,8 @@ def timer(state: dict | None, now: int) -> Part:
         return Part(False)
     tm = state["timer"]
     rem = remaining(tm, now)
-    return Part(True, texts={"kind": t(f"timer_{tm['kind']}"), "up": t("time_up") if rem == 0 else ""},
+    kind = "superblitz" if tm["kind"] == "blitz" and (state.get("round") or {}).get("kind") == "superblitz" else tm["kind"]
+    return Part(True, texts={"kind": t(f"timer_{kind}"), "up": t("time_up") if rem == 0 else ""},
                 countdown=(rem, bool(tm.get("running"))))
 
 

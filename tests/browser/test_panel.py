@@ -199,12 +199,12 @@ def test_undo_says_what_it_reverts(panel_server: Server, panel: Panel) -> None:
     expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Волчок: сектор 2")
     panel.click(panel.button("start_timer"), rev=2)
     panel.click(panel.button("correct"), rev=3)
-    expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Верный ответ на вопрос 1 (и очко)")
+    expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Верный ответ в секторе 2 (и очко)")
 
     # Esc closes the confirmation and nothing happens
     panel.button("undo").click()
     expect(page.locator("#undo-what")).to_have_text(
-        "Отменить «Верный ответ на вопрос 1 (и очко)»? Игра вернётся к состоянию до этой команды.")
+        "Отменить «Верный ответ в секторе 2 (и очко)»? Игра вернётся к состоянию до этой команды.")
     page.keyboard.press("Escape")
     expect(page.locator("#confirm")).to_be_hidden()
     # a keyboard user: Enter on the focused button presses it — on «Нет» it must not undo
@@ -314,7 +314,7 @@ def test_two_panels_stay_in_sync(panel_server: Server, panel: Panel, tablet_cont
     panel.wait_rev(3)
     tablet.wait_rev(3)
     assert panel.score() == ("0", "1") == tablet.score()
-    expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Неверный ответ на вопрос 1 (и очко)")
+    expect(panel.button("undo").locator(".label")).to_have_text("Отменить: Неверный ответ в секторе 8 (и очко)")
     assert not tablet.errors, tablet.errors
 
 
