@@ -233,7 +233,8 @@ def _check_patterns(doc: dict, path: str) -> None:
         except patterns.PatternRefused as exc:
             raise OgrafRefused(f"The {what} has the pattern «{exc.pattern[:120]}», which this server cannot run "
                                f"({exc.why[:160]}). Patterns run in a linear-time engine (RE2): no backreferences "
-                               "(\\1) or lookarounds ((?=…), (?<=…)); simplify the pattern.", path) from None
+                               "(\\1) or lookarounds ((?=…), (?<=…)); simplify the pattern.", path,
+                               reason="ograf_pattern", where=path, pattern=exc.pattern[:120]) from None
 
 
 def checked(raw: bytes) -> tuple[dict[str, bytes], list[tuple[str, dict]]]:

@@ -81,6 +81,8 @@ def test_a_pattern_re2_cannot_run_is_refused_at_upload(server: Server, pattern: 
     err = r.json()["error"]
     assert err["code"] == "bad_ograf" and err["file"] == "p.ograf.json", err
     assert pattern in err["message"] and "RE2" in err["message"], err
+    # said in the operator's language from the catalogs (refusal.ograf_pattern)
+    assert err["params"] == {"reason": "ograf_pattern", "where": "p.ograf.json", "pattern": pattern}, err
     assert stored(server) == before
     assert server.call("GET", "/api/ograf/pat").status_code == 404
 
