@@ -202,7 +202,7 @@ export default class ChgkOverlayInstance extends InstanceBase {
 				headers: { Authorization: `Bearer ${this.token}` },
 				signal: AbortSignal.timeout(3000),
 			})
-			if (res.status === 401) return 'unauthorized'
+			if (res.status === 401 || res.status === 429) return 'unauthorized'
 			return res.ok ? 'ok' : `HTTP ${res.status}`
 		} catch (err) {
 			return err?.cause?.code || err?.message || 'unreachable'

@@ -92,7 +92,8 @@ export function derive({ state, graphics, rundown, serverNow, words }) {
 	const flags = {
 		timer_running: !!timer?.running && left > 0,
 		timer_last10: !!timer?.running && left > 0 && left <= 10000,
-		time_up: !!timer && !timer.running && left <= 0 && !!live && !round.judged,
+		// at 0:00 the keys turn at once, before the server's time-up comes back
+		time_up: !!timer && left <= 0 && !!live && !round.judged && (timer.running || timer.remaining_ms <= 0),
 		verdict_pending: !!state?.moves?.judge?.ok,
 		undo_available: !!state?.undo,
 		focus_on_air: !!focus && onAirItems.has(focus.id),
