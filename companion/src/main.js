@@ -134,9 +134,6 @@ export default class ChgkOverlayInstance extends InstanceBase {
 		socket.on(
 			'connect',
 			mine(() => {
-				// a new connection (a restarted server may number its revs anew): take what it sends
-				this.state = null
-				this.graphics = null
 				this.updateStatus(InstanceStatus.Ok)
 				this.log('info', `connected to ${this.base}`)
 				this.loadRundown(generation)
@@ -166,6 +163,10 @@ export default class ChgkOverlayInstance extends InstanceBase {
 		socket.on(
 			'disconnect',
 			mine((reason) => {
+				// the keys keep what they showed; the next connection's state is taken whatever its
+				// rev (a restarted server may number its revs anew)
+				this.fresh = true
+				this.freshGraphics = true
 				this.updateStatus(InstanceStatus.ConnectionFailure, `connection lost (${reason})`)
 				this.refresh()
 				if (reason === 'io server disconnect') this.scheduleConnect(generation, RETRY_MS)
@@ -259,7 +260,8 @@ export default class ChgkOverlayInstance extends InstanceBase {
 	takeState(state) {
 		if (!state) {
 			this.state = null
-		} else if (!this.state || state.id !== this.state.id || state.rev >= this.state.rev) {
+		} else if (this.fresh || !this.state || state.id !== this.state.id || state.rev >= this.state.rev) {
+			this.fresh = false
 			this.state = state
 			if (typeof state.server_now === 'number') this.offset = state.server_now - Date.now()
 		} else {
@@ -270,7 +272,9 @@ export default class ChgkOverlayInstance extends InstanceBase {
 
 	takeGraphics(payload) {
 		if (!payload || typeof payload !== 'object') return
-		if (this.graphics && typeof payload.seq === 'number' && payload.seq < this.graphics.seq) return
+		if (!this.freshGraphics && this.graphics && typeof payload.seq === 'number' && payload.seq < this.graphics.seq)
+			return
+		this.freshGraphics = false
 		this.graphics = payload
 		this.refresh()
 	}
