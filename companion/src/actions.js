@@ -126,6 +126,12 @@ export function actionDefinitions(instance) {
 		},
 	}
 	for (const entry of RUNDOWN_ACTIONS) {
+		const custom = entry.custom
+			? [
+					{ type: 'textinput', id: 'id', label: words.t('opt.custom_id'), default: '', useVariables: true },
+					{ type: 'textinput', id: 'payload', label: words.t('opt.payload'), default: '', useVariables: true },
+				]
+			: []
 		const options = entry.item
 			? [
 					{
@@ -135,6 +141,7 @@ export function actionDefinitions(instance) {
 						default: '',
 						useVariables: true,
 					},
+					...custom,
 				]
 			: []
 		defs[`rundown_${entry.action}`] = {
@@ -142,7 +149,17 @@ export function actionDefinitions(instance) {
 			description: `rundown action ${entry.action}`,
 			options,
 			callback: async (action) => {
-				await instance.rundownAction(entry.action, action.options.item)
+				const extra = {}
+				if (entry.custom) {
+					extra.id = String(action.options.id ?? '').trim()
+					try {
+						extra.payload = String(action.options.payload ?? '').trim() ? JSON.parse(action.options.payload) : {}
+					} catch {
+						instance.refused({ code: 'bad_json', message: 'the payload is not JSON' }, 'rundown custom')
+						return
+					}
+				}
+				await instance.rundownAction(entry.action, action.options.item, extra)
 			},
 		}
 	}

@@ -383,8 +383,8 @@ export default class ChgkOverlayInstance extends InstanceBase {
 		})
 	}
 
-	async rundownAction(action, item) {
-		const body = { action }
+	async rundownAction(action, item, extra = {}) {
+		const body = { ...extra, action }
 		if (this.rundownId) body.rundown = this.rundownId
 		if (String(item || '').trim()) body.item = String(item).trim()
 		const answer = await this.ask('rundown', body)

@@ -47,6 +47,7 @@ export const RUNDOWN_ACTIONS = [
 	{ action: 'take_cued', words: 'rd.take_cued' },
 	{ action: 'lock', words: 'rd.lock' },
 	{ action: 'unlock', words: 'rd.unlock' },
+	{ action: 'custom', words: 'rd.custom', item: true, custom: true },
 ]
 
 export const PHASES = ['reading', 'discussion', 'answer', 'club_help', 'closed']
@@ -115,6 +116,9 @@ export const OWN_WORDS = {
 		'rd.cue': 'Cue',
 		'rd.take_cued': 'Take cued',
 		'rd.program': 'Program',
+		'rd.custom': 'OGraf custom action',
+		'opt.custom_id': 'Custom action id (the graphic\u2019s manifest)',
+		'opt.payload': 'Payload (JSON object; empty: {})',
 		'rd.lock': 'Lock',
 		'rd.unlock': 'Unlock',
 		'err.refused': 'The server refused',
