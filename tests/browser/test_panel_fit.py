@@ -244,6 +244,15 @@ def test_the_tv_and_club_screens_fit(srv: Server, world: dict, panel: FitPage, l
     problems["/control/ (tv)"] = misfits(page)
     if lang in ("uk", "en"):
         shoot(page, out, f"panel-live-{lang}")
+    panel.button("undo").click()                                 # the undo asks first
+    expect(page.locator("#undo-what")).to_be_visible()
+    problems["/control/ (tv, undo asked)"] = misfits(page)
+    page.keyboard.press("Escape")
+    expect(panel.button("undo")).to_be_visible()
+    page.locator("#keys-help > summary").click()                 # the hotkeys listed
+    expect(page.locator("#keys-list dt").first).to_be_visible()
+    problems["/control/ (tv, hotkeys)"] = misfits(page)
+    page.locator("#keys-help > summary").click()
     srv.api("PUT", "/api/on-air", {"game": world["club"]})
     for path in ("/control/club", "/control/"):
         page = in_language(panel, path, lang)
