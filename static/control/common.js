@@ -112,6 +112,7 @@ export function notice(kind, title, detail = "", { sticky = false, ms = kind ===
   const el = h("div", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status",
                         "data-code": code || null, "data-kind": kind, "data-detail": dev || null, "data-at": String(now),
                         "data-rev": document.body.dataset.rev || "",
+                        "data-rundown-rev": document.body.dataset.rundownRev || "",
                         title: [why ? `${title} — ${why}` : title, detail].filter(Boolean).join("\n") },
                h("div", { class: "notice-line" }, h("strong", { class: "notice-title" }, title),
                  why ? h("span", { class: "notice-why" }, why) : null),
@@ -122,13 +123,14 @@ export function notice(kind, title, detail = "", { sticky = false, ms = kind ===
 }
 
 /** The game has moved on to `rev`: a notice shown at an earlier rev leaves (once it has been
- * readable for a moment) — an old refusal left on screen would mislead later. */
-export function dropStaleNotices(rev) {
+ * readable for a moment) — an old refusal left on screen would mislead later. `which`: the rev
+ * the notice recorded, the game's (`rev`) or the rundown's on the desk (`rundownRev`). */
+export function dropStaleNotices(rev, which = "rev") {
   const box = document.getElementById("notices");
   if (!box || !Number.isFinite(rev)) return;
   for (const el of [...box.children]) {
-    const at = Number(el.dataset.rev);
-    if (el.dataset.rev === "" || !Number.isFinite(at) || at >= rev) continue;
+    const at = Number(el.dataset[which]);
+    if (!el.dataset[which] || !Number.isFinite(at) || at >= rev) continue;
     const age = performance.now() - Number(el.dataset.at);
     if (age >= MOVED_ON_MS) el.remove();
     else setTimeout(() => el.remove(), MOVED_ON_MS - age);
@@ -141,6 +143,8 @@ const PARAM_WORDS = {
   command: (v) => word(`act.${v}`, v),
   graphic: (v) => word(`gname.${v}`, v),
 };
+// a refusal's `field` is a game's field ({{captain}}) only in these refusals: said as a word
+const GAME_FIELD_CODES = new Set(["game_field_missing"]);
 
 function word(key, fallback) {
   const text = t(key);
@@ -179,6 +183,7 @@ export function refusalText(error) {
   const code = error?.code || "error";
   const raw = error?.params && typeof error.params === "object" ? error.params : {};
   const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, PARAM_WORDS[k] ? PARAM_WORDS[k](v) : v]));
+  if (GAME_FIELD_CODES.has(code) && typeof raw.field === "string") params.field = word(`gamefield.${raw.field}`, raw.field);
   const title = fits(`err.${code}`, params) ? t(`err.${code}`, params) : t("err.refused");
   const reason = typeof raw.reason === "string" ? raw.reason : "";
   const key = [reason && `refusal.${reason}`, reason && `why.${reason}`, `refusal.${code}`].find((k) => k && fits(k, params));

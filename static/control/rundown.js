@@ -6,7 +6,7 @@
 // (`rundown`), so two desks editing one rundown see each other.
 
 import { t, onLangChange, currentLang } from "./i18n.js";
-import { pageConfig, h, api, notice, noticeRefusal, refusalText, wireLanguage, dropPointerFocus, bdi,
+import { pageConfig, h, api, notice, noticeRefusal, refusalText, dropStaleNotices, wireLanguage, dropPointerFocus, bdi,
   keyedChildren, signature } from "./common.js";
 import { dataForm } from "./dataform.js";
 import { ControlConnection, PressOrder } from "./connection.js";
@@ -37,9 +37,23 @@ function accept(next) {
   if (!next || !next.id) return;
   if (doc && next.id === doc.id && next.rev < doc.rev) return;
   if (doc && next.id !== doc.id) return;
+  const moved = doc && next.rev > doc.rev;
   doc = next;
   conn.clock.hint?.(next.server_now);
   render();
+  if (moved) dropStaleNotices(next.rev, "rundownRev");  // a refusal of before a later take leaves
+  listCount(next);
+}
+
+/** The scenario list says each rundown's item count: kept as the open one changes. */
+function listCount(d) {
+  const entry = list.find((x) => x.id === d.id);
+  const n = (d.segments || []).reduce((sum, seg) => sum + (seg.items || []).length, 0);
+  if (!entry || (entry.items === n && entry.name === d.name)) return;
+  entry.items = n;
+  entry.name = d.name;
+  const opt = [...$("rd-select").options].find((o) => o.value === d.id);
+  if (opt) opt.textContent = `${d.name} (${n})`;
 }
 
 async function load(id) {
