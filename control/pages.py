@@ -11,6 +11,7 @@ from typing import Any
 from flask import current_app, render_template, request, url_for
 
 from overlay.web.auth import is_operator
+from overlay.web.proxy import public_url
 from overlay.graphics.game import GRAPHICS
 from overlay.schema import editor_schemas
 from overlay.i18n.web import page_lang
@@ -36,8 +37,10 @@ def available_overlays() -> list[str]:
 def panel_config(page: str) -> dict[str, Any]:
     extra: dict[str, Any] = {"schemas": editor_schemas()} if page == "rundown" else {}  # the item editor's forms
     if page == "media":  # where the OGraf export's game graphics will connect, and who may
-        from overlay.ograf.export import export_info
-        extra["ograf_export"] = export_info()
+        extra["ograf_export"] = {
+            "server": public_url(), "configured": bool(current_app.config.get("PUBLIC_URL")),
+            "origins": [str(o).rstrip("/") for o in current_app.config.get("OGRAF_ORIGINS") or []],
+            "zip": "/ograf/export.zip"}
     return {**extra,
         "page": page,
         "csrf": csrf_token(),

@@ -26,6 +26,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, request
 
 from ..graphics.game import GRAPHICS
+from ..web.proxy import public_url
 from . import manifests
 
 bp = Blueprint("ograf_export", __name__)
@@ -109,13 +110,6 @@ def package(app: Flask) -> dict[str, bytes]:
     return files
 
 
-def public_base() -> str:
-    """This server's address as a renderer elsewhere reaches it: `PUBLIC_URL`, else the address
-    the export was downloaded from (behind a proxy, as PROXIES lets us believe it)."""
-    configured = str(current_app.config.get("PUBLIC_URL") or "")
-    return (configured if re.match(r"^https?://[^/\s]+", configured) else request.host_url).rstrip("/")
-
-
 def baked(files: dict[str, bytes], server: str) -> dict[str, bytes]:
     """The package for a renderer elsewhere: the game and league graphics follow `server` with no
     load data at all (`ograf/chgk/server.json`, and the default of their `server` field)."""
@@ -126,14 +120,6 @@ def baked(files: dict[str, bytes], server: str) -> dict[str, bytes]:
             doc = manifests.manifest(graphic, server)
             out[f"{doc['id']}.ograf.json"] = json.dumps(doc, ensure_ascii=False, indent=2).encode()
     return out
-
-
-def export_info() -> dict[str, Any]:
-    """What the media page says about the export: where its graphics will connect, and which
-    renderers' origins this server lets them connect from."""
-    return {"server": public_base(), "configured": bool(current_app.config.get("PUBLIC_URL")),
-            "origins": [str(o).rstrip("/") for o in current_app.config.get("OGRAF_ORIGINS") or []],
-            "zip": "/ograf/export.zip"}
 
 
 def _only(files: dict[str, bytes], ograf_id: str) -> dict[str, bytes]:
@@ -169,7 +155,7 @@ def _download(data: bytes, name: str) -> Response:
 
 @bp.get("/ograf/export.zip")
 def export_all() -> Response:
-    server = public_base()
+    server = public_url()
     cache = current_app.extensions.setdefault("chgk_ograf_zips", {})
     data = cache.get(server)
     if data is None:  # zipped once per address: the package does not change while it runs
@@ -183,7 +169,7 @@ def export_all() -> Response:
 def export_one(ograf_id: str) -> Response:
     if manifests.graphic_of(ograf_id) is None:
         abort(404)
-    return _download(zipped(_only(baked(package(current_app), public_base()), ograf_id)), f"{ograf_id}.ograf.zip")
+    return _download(zipped(_only(baked(package(current_app), public_url()), ograf_id)), f"{ograf_id}.ograf.zip")
 
 
 @bp.get("/ograf/package/<path:path>")
@@ -191,7 +177,7 @@ def package_file(path: str) -> Response:
     """The package unzipped, for renderers that load our graphics from this server."""
     files = package(current_app)
     if path == "ograf/chgk/server.json" or path.endswith(".ograf.json"):
-        files = baked(files, public_base())
+        files = baked(files, public_url())
     if path not in files:
         abort(404)
     resp = Response(files[path], mimetype=TYPES.get(Path(path).suffix, "application/octet-stream"))

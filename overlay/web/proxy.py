@@ -9,9 +9,10 @@ WSGI app, Socket.IO's included, so handlers of `/control` see the same `remote_a
 from __future__ import annotations
 
 import ipaddress
+import re
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -70,3 +71,9 @@ def install(app: Flask) -> None:
             response.headers.setdefault("Strict-Transport-Security", f"max-age={hsts}")
         return response
 
+
+def public_url() -> str:
+    """This server's address as a client elsewhere reaches it (an OGraf renderer playing our
+    export): `PUBLIC_URL`, else the address this request came to — as PROXIES let us believe it."""
+    configured = str(current_app.config.get("PUBLIC_URL") or "")
+    return (configured if re.match(r"^https?://[^/\s]+", configured) else request.host_url).rstrip("/")
