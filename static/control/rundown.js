@@ -165,8 +165,11 @@ function outText(out) {
   return `${(out / 1000).toFixed(out % 1000 ? 1 : 0)} ${t("rd.sec")}`;
 }
 
-/** A graphic's name in the panel's words (`gname.<name>`), the name itself when it has none. */
+/** A graphic's name in the panel's words (`gname.<name>`), an uploaded OGraf graphic's by its
+ * manifest's name, the name itself when it has none. */
 function gfxName(name) {
+  const uploaded = String(name).startsWith("ograf:") && library.find((x) => `ograf:${x.id}` === name);
+  if (uploaded) return `${uploaded.name} (OGraf)`;
   return t(`gname.${name}`) !== `gname.${name}` ? t(`gname.${name}`) : name;
 }
 
@@ -230,7 +233,8 @@ function render() {
         // the focus is a class, not part of the signature: a click's own re-render keeps the
         // row's children, so the second click of a double click lands where the first did
         dataset: { item: item.id, label: item.label, key: `i:${item.id}`,
-                   sig: signature([item, seg.items.indexOf(item), air?.[1].expires_at ?? !!air, !!doc.locked, currentLang()]) },
+                   sig: signature([item, seg.items.indexOf(item), air?.[1].expires_at ?? !!air, !!doc.locked, currentLang(),
+                                   library.length]) },
       },
         h("span", { class: "rd-cued", title: t("rd.cued") }, "◆"),
         h("span", { class: "rd-label" }, item.label),
@@ -378,6 +382,7 @@ $("f-graphic").addEventListener("change", () => {
 });
 loadLibrary().then((found) => {
   library = found;
+  render();  // the rows name uploaded graphics by their names now
   graphicOptions();
   drawDataForm(items().find((i) => i.id === editing)?.data || {});
 });
