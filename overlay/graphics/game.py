@@ -79,6 +79,9 @@ class Graphics:
                                            "expires_at": entry["expires_at"], "layer": layer, "item": entry["item"]}
                 hidden = [h for h in hidden if h != entry["graphic"]]
                 events.append({"type": "layer_taken", "layer": layer, **_brief(entry), "data": entry["data"]})
+        # what went on and off the layers, in the journal too: the as-run log reads it (overlay/post)
+        record = {**record, "air": [{**{k: v for k, v in e.items() if k != "data"},
+                                     "title": str((e.get("data") or {}).get("title", ""))} for e in events]}
         self._commit(shown, hidden, now, record, layers=layers, events=events, also=also)
 
     def using(self, media_id: str) -> list[str]:

@@ -116,6 +116,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from ..packs import api as packs_api
     packs_api.register(app)  # question packs: /api/packs, import and envelope filling
+    from ..post import api as post_api
+    post_api.register(app)  # after the show: as-run logs, renders of a recorded game
     from ..media import api as media_api
     media_api.register(app)  # the media library: /api/media, /media/<hash>.<ext>
     from ..ograf import export as ograf_export, server_api as ograf_api
