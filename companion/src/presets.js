@@ -118,7 +118,7 @@ export function presetDefinitions(instance) {
 		),
 		author: key(
 			words.t('opt.sector'),
-			`${v('round')}. ${v('sector')}\n${v('author')}`,
+			`${words.t('opt.sector')} ${v('sector')}\n${v('author')}`,
 			[],
 			[fb('refused', { bgcolor: RED, color: WHITE })],
 			{ size: '14', bgcolor: NAVY },
