@@ -3,7 +3,6 @@
 // HTTP API (the followed rundown, the words of the operator's language).
 import { InstanceBase, InstanceStatus } from '@companion-module/base'
 import { io } from 'socket.io-client'
-import { COMMANDS } from './vocabulary.js'
 import { Words, LANGS } from './words.js'
 import { derive, remainingMs } from './state.js'
 import { actionDefinitions } from './actions.js'
@@ -303,6 +302,10 @@ export default class ChgkOverlayInstance extends InstanceBase {
 			this.publishDefinitions(false)
 		}
 		const changed = {}
+		for (const key of Object.keys(this.values)) {
+			// a layer no longer in the rundown nor on air: its key goes blank
+			if (key.startsWith('layer_') && !(key in view.values) && this.values[key] !== '') changed[key] = ''
+		}
 		for (const [key, value] of Object.entries(view.values)) {
 			if (this.values[key] !== value) changed[key] = value
 		}
@@ -394,9 +397,5 @@ export default class ChgkOverlayInstance extends InstanceBase {
 		}
 		this.refused(null)
 		if (answer && answer.id) this.takeRundownEvent(answer, this.generation)
-	}
-
-	commandKnown(type) {
-		return COMMANDS.some((c) => c.type === type)
 	}
 }

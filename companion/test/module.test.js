@@ -333,6 +333,88 @@ describe('chgk-overlay module against a real server', () => {
 		await host.waitFor(() => host.variables.game === game, 5000, 'back to the tv game')
 	})
 
+	test('tv extras: early answer, extra minute, club help, superblitz player, decisive round', async () => {
+		const q = (text, author) => [{ text, answer: 'a', author: { name: author, city: 'Львов' } }]
+		const spec = {
+			...tvSpec(),
+			target: 3,
+			sectors: [
+				{ number: 1, kind: 'regular', questions: q('1', 'Один') },
+				{ number: 2, kind: 'regular', questions: q('2', 'Два') },
+				{ number: 3, kind: 'regular', questions: q('3', 'Три') },
+				{ number: 4, kind: 'regular', questions: q('4', 'Четыре') },
+				{ number: 9, kind: 'superblitz', questions: [{ text: 's1' }, { text: 's2' }, { text: 's3' }] },
+			],
+		}
+		const extras = (await server.ok('POST', '/api/games', spec)).id
+		await server.ok('PUT', '/api/on-air', { game: extras })
+		await host.waitFor(() => host.variables.game === extras, 5000, 'the new game followed')
+		const get = () => server.ok('GET', `/api/games/${extras}`)
+		const ok = async (what) => {
+			await host.waitFor(() => host.variables.refusal === '', 5000, `${what} went through`)
+		}
+		// early answer won: one extra minute banked
+		await host.press('spin', { landed: 1, game: '' })
+		await host.press('early_answer', { game: '' })
+		await ok('early answer')
+		await host.press('judge', { correct: 'correct', game: '' })
+		await host.waitFor(() => host.variables.score === '1:0', 5000, '1:0')
+		assert.equal((await get()).extra_minutes, 1)
+		// spent in the next round
+		await host.press('spin', { landed: 2, game: '' })
+		await host.press('start_timer', { game: '' })
+		await host.press('extra_minute', { game: '' })
+		await ok('extra minute')
+		assert.equal((await get()).extra_minutes, 0)
+		await host.press('judge', { correct: 'incorrect', game: '' })
+		await host.press('spin', { landed: 3, game: '' })
+		await host.press('start_timer', { game: '' })
+		await host.press('judge', { correct: 'incorrect', game: '' })
+		await host.waitFor(() => host.variables.score === '1:2', 5000, '1:2: the experts behind')
+		// club help: after the minute, experts behind
+		await host.press('spin', { landed: 4, game: '' })
+		await host.press('start_timer', { game: '' })
+		await host.waitFor(() => host.variables.phase_id === 'answer', 5000, 'the minute over')
+		await host.press('club_help', { game: '' })
+		await ok('club help')
+		await host.waitFor(() => host.variables.phase_id === 'club_help', 5000, 'club help phase')
+		await host.press('judge', { correct: 'correct', game: '' })
+		await host.waitFor(() => host.variables.score === '2:2', 5000, '2:2')
+		// superblitz: the captain names the player first
+		await host.press('spin', { landed: 9, game: '' })
+		await host.press('start_timer', { game: '' })
+		await host.waitFor(() => /superblitz/.test(host.variables.refusal), 5000, 'the player first')
+		await host.press('choose_player', { player: 'Борис', game: '' })
+		await ok('player chosen')
+		assert.equal((await get()).round.player, 'Борис')
+		await host.press('start_timer', { game: '' })
+		await host.press('judge', { correct: 'incorrect', game: '' })
+		await host.waitFor(
+			() => host.variables.score === '2:3' && host.variables.status === 'finished',
+			5000,
+			'viewers won',
+		)
+		// four undos from four keys (one key pressed again within 400 ms is a bounce: done once)
+		await host.press('undo', { game: '' }, 'bank:u1')
+		await host.waitFor(() => host.variables.score === '2:2', 5000, 'undone')
+		await host.press('undo', { game: '' }, 'bank:u2')
+		await host.press('undo', { game: '' }, 'bank:u3')
+		await host.press('undo', { game: '' }, 'bank:u4')
+		await host.waitFor(() => host.variables.phase_id === 'closed', 5000, 'back before the superblitz')
+		// the decisive round: asked at target - 1, granted with three players
+		await host.press('request_decisive_round', { game: '' })
+		await ok('decisive round asked')
+		await host.press('decide_decisive_round', { granted: 'grant', players: '', game: '' })
+		await host.waitFor(() => /three/.test(host.variables.refusal), 5000, 'three players needed')
+		await host.press('decide_decisive_round', { granted: 'grant', players: 'Анна, Борис, Вера', game: '' })
+		await ok('decisive round granted')
+		const state = await get()
+		assert.equal(state.decisive.active, true)
+		assert.deepEqual(state.decisive.players, ['Анна', 'Борис', 'Вера'])
+		await server.ok('PUT', '/api/on-air', { game })
+		await host.waitFor(() => host.variables.game === game, 5000, 'back to the first game')
+	})
+
 	test('a server restart shows as a connection failure and recovers by itself', async () => {
 		await server.stop()
 		await host.waitFor(() => host.status.status === 'connection_failure', 10000, 'connection failure')
