@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import current_app, render_template, request, url_for
 
-from overlay.web.auth import is_operator
+from overlay.web.auth import is_operator, preview_key
 from overlay.web.proxy import public_url
 from overlay.graphics.game import GRAPHICS
 from overlay.schema import editor_schemas
@@ -36,6 +36,8 @@ def available_overlays() -> list[str]:
 
 def panel_config(page: str) -> dict[str, Any]:
     extra: dict[str, Any] = {"schemas": editor_schemas()} if page == "rundown" else {}  # the item editor's forms
+    if page == "rundown":  # the preview page's address for OBS, with its own key (never the token)
+        extra["preview_url"] = f"{public_url()}/overlays/show?preview=1#key={preview_key()}"
     if page == "media":  # where the OGraf export's game graphics will connect, and who may
         extra["ograf_export"] = {
             "server": public_url(), "configured": bool(current_app.config.get("PUBLIC_URL")),

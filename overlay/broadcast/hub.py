@@ -10,7 +10,7 @@ from typing import Any
 from flask import request, session
 from flask_socketio import SocketIO, emit, join_room, leave_room
 
-from ..web.auth import logged_in, on_logout, token_attempt
+from ..web.auth import check_preview_key, logged_in, on_logout, token_attempt
 from .fanout import fanout
 from ..rules import InputError
 from ..core.session import Change
@@ -61,15 +61,16 @@ def overlay_connect(auth: Any = None) -> None:
     emit("graphics", svc.graphics.payload())
     if isinstance(auth, dict) and auth.get("preview") and svc.rundowns is not None:
         # ?preview=1: the focused rundown item before it goes to air — an operator's view only
-        if not _operator(auth):
+        if not (check_preview_key(auth.get("key")) or _operator(auth)):
             emit("preview", {"error": {"code": "preview_needs_operator", "message": PREVIEW_REFUSED}})
             return
         join_room(PREVIEW)
         emit("preview", svc.rundowns.preview())
 
 
-PREVIEW_REFUSED = ("The preview shows what is not on air yet: open it logged in to the panel, or give the "
-                   "operators' token after # in the page's address (#token=...).")
+PREVIEW_REFUSED = ("The preview shows what is not on air yet: open it logged in to the panel, or with the "
+                   "preview key after # in the page's address (#key=..., the rundown desk shows the address), "
+                   "or the operators' token (#token=...).")
 
 
 def _operator(auth: Any) -> bool:

@@ -30,6 +30,18 @@ def check_token(given: Any) -> bool:
     return _same(given, cfg["TOKEN"]) if cfg["TOKEN"] else _same(given, cfg["PASSWORD"])
 
 
+def preview_key() -> str:
+    """The key of the rundown's preview page (`/overlays/show?preview=1#key=…`): it opens that
+    page's view of the focused item and nothing else — no command, no API, no panel. Derived from
+    the session key (stable across restarts, changes with it), so the desk can show it in its
+    copyable address without ever showing the operators' token or password."""
+    return hmac.new(str(current_app.secret_key).encode(), b"chgk-preview-key", "sha256").hexdigest()[:32]
+
+
+def check_preview_key(given: Any) -> bool:
+    return isinstance(given, str) and _same(given, preview_key())
+
+
 def throttle() -> "Throttle":
     """One throttle per app for every way of proving who one is: the login form, bearer tokens
     and /control sockets. Failures anywhere count against the address everywhere."""

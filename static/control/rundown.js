@@ -380,6 +380,24 @@ $("f-graphic").addEventListener("change", () => {
   try { kept = readData(); } catch (_e) { /* a JSON field that is not JSON: start afresh */ }
   drawDataForm(kept);
 });
+// the preview page's address for OBS, with its key: copied with one press
+$("rd-preview-copy").addEventListener("click", async () => {
+  const field = $("rd-preview-address");
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(field.value);
+    copied = true;
+  } catch (_e) { // not a secure context (the panel over plain HTTP on the LAN): the old way
+    field.select();
+    copied = document.execCommand("copy");
+  }
+  if (copied) notice("ok", t("rd.preview_copied"), "", { code: "copied", ms: 2000 });
+  else {
+    field.select();
+    notice("info", t("rd.preview_copy_by_hand"), "", { code: "copy_by_hand" });
+  }
+});
+
 loadLibrary().then((found) => {
   library = found;
   render();  // the rows name uploaded graphics by their names now

@@ -44,8 +44,11 @@ export function pageConfig() {
  * (`#token=…`, as the OBS scene collection writes it: a fragment never reaches a server or a log). */
 function previewAuth(query) {
   if (query.preview !== "1") return {};
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
-  return token ? { preview: true, token } : { preview: true };
+  // `#key=…`: the preview key the rundown desk shows in its copyable address (opens only this)
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const token = hash.get("token");
+  const key = hash.get("key");
+  return { preview: true, ...(token ? { token } : {}), ...(key ? { key } : {}) };
 }
 
 /** Plays the timer signals when the page was opened with ?sound=1. */
@@ -299,6 +302,13 @@ export function mount(create, options = {}) {
   socket.on("reload", () => location.reload());
   // ?preview=1 (the rundown's output): the focused item, as it would go to air
   socket.on("preview", (p) => graphic.preview?.(p));
+  // a key or token changed in the address (#key=…): the page asks again with it, no reload
+  if (config.query.preview === "1") {
+    addEventListener("hashchange", () => {
+      socket.auth = { ...socket.auth, token: undefined, key: undefined, ...previewAuth(config.query) };
+      socket.disconnect().connect();
+    });
+  }
 
   const handle = {
     config,

@@ -61,6 +61,28 @@ export default function show(modules) {
                media: e.media || {}, stack: e.stack };
     }
 
+    // A preview page without the operators' key draws nothing of the item: it says so, and how
+    // to get the key, instead of a blank frame (gone as soon as a key in the address is taken).
+    const { t } = ctx;
+    let note = null;
+    function refused(on) {
+      if (on && !note) {
+        note = document.createElement("div");
+        note.className = "preview-refused";
+        note.setAttribute("role", "alert");
+        const title = document.createElement("strong");
+        title.textContent = t("preview_needs_key");
+        const how = document.createElement("span");
+        how.textContent = t("preview_needs_key_how");
+        note.append(title, how);
+        stage.append(note);
+      } else if (!on && note) {
+        note.remove();
+        note = null;
+      }
+      stage.dataset.previewRefused = on ? "true" : "";
+    }
+
     function apply(next) {
       const prev = map;
       map = next;
@@ -91,6 +113,7 @@ export default function show(modules) {
       },
       preview(p) {
         if (!previewing) return;
+        refused(p?.error?.code === "preview_needs_operator");
         stage.dataset.previewItem = p?.item || "";
         // no expiry in preview: the operator looks at it as long as it is focused
         const theirs = p?.item && p.graphic?.startsWith("ograf:") && !p.error;
