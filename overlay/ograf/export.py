@@ -11,7 +11,11 @@ work unchanged inside it:
     ograf/chgk/<graphic>.json       its markup, stylesheets and overlay module, as our page renders them
     ograf/chgk/i18n/<lang>.json     the on-air words (ru, uk, en)
     ograf/chgk/thumbnails/<graphic>.png
+    ograf/chgk/server.json          this server's address, for the game graphics (baked at download)
     lib/ overlays/ themes/ fonts/ vendor/socket.io/   our shared client and graphics, as served
+
+`export.zip` holds that layout once per graphic, in a folder `chgk-<graphic>/` each (a renderer
+such as SuperFly's ograf-server takes one manifest a folder); `export/<id>.zip` is one graphic's.
 """
 from __future__ import annotations
 
@@ -153,6 +157,16 @@ def _download(data: bytes, name: str) -> Response:
     return resp
 
 
+def foldered(files: dict[str, bytes]) -> dict[str, bytes]:
+    """Every graphic in a folder of its own, `chgk-<graphic>/`, holding its one manifest and the
+    files it uses: renderers (SuperFly's ograf-server) take one manifest a folder, named by its id."""
+    out: dict[str, bytes] = {}
+    for graphic in GRAPHICS:
+        gid = manifests.graphic_id(graphic)
+        out.update({f"{gid}/{path}": data for path, data in _only(files, gid).items()})
+    return out
+
+
 @bp.get("/ograf/export.zip")
 def export_all() -> Response:
     server = public_url()
@@ -161,7 +175,7 @@ def export_all() -> Response:
     if data is None:  # zipped once per address: the package does not change while it runs
         while len(cache) >= 8:  # (the address comes from the request: a few are kept, not any number)
             cache.pop(next(iter(cache)))
-        data = cache[server] = zipped(baked(package(current_app), server))
+        data = cache[server] = zipped(foldered(baked(package(current_app), server)))
     return _download(data, "chgk-overlay.ograf.zip")
 
 

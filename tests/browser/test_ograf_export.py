@@ -69,7 +69,8 @@ def unzipped(server: Server, renderer_origin: tuple[str, Path]) -> str:
     r = server.call("GET", "/ograf/export.zip")
     assert r.status_code == 200 and r.headers["Content-Type"] == "application/zip"
     zipfile.ZipFile(io.BytesIO(r.content)).extractall(root / "package")
-    shutil.copy(HARNESS, root / "renderer.html")
+    (root / "renderer").mkdir()
+    shutil.copy(HARNESS, root / "renderer" / "index.html")  # beside nothing of the package, as a renderer's page is
     return origin
 
 
@@ -90,7 +91,7 @@ def call(page: Page, method: str, params: dict) -> dict:
 
 
 def add(page: Page, graphic: str, data: dict) -> dict:
-    return page.evaluate("([u, d]) => renderer.add(u, d)", [f"package/chgk-{graphic}.ograf.json", data])
+    return page.evaluate("([u, d]) => renderer.add(u, d)", [f"../package/chgk-{graphic}/chgk-{graphic}.ograf.json", data])
 
 
 def shadow_text(page: Page) -> str:
@@ -123,7 +124,10 @@ def test_every_exported_graphic_plays_in_another_renderer(chromium: Browser, ser
     page = chromium.new_page(viewport={"width": 1920, "height": 1080})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{unzipped}/renderer.html")
+    # every file the graphics ask for is found: fonts and pictures named in their stylesheets
+    # resolve against the stylesheet, not the renderer's page (ograf-server's page is elsewhere)
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(f"{unzipped}/renderer/index.html")
     page.wait_for_selector("body[data-ready]", state="attached")
     for graphic in GRAPHICS:
         server.api("PUT", "/api/on-air", {"game": games[graphic]})
@@ -140,6 +144,8 @@ def test_every_exported_graphic_plays_in_another_renderer(chromium: Browser, ser
         # loaded, after playAction has resolved)
         wait_for(lambda: opaque_share(page) > 0.001, timeout=WAIT_MS / 1000, what=f"{graphic} drawn solid")
         page.screenshot(path=str(tmp_path / f"{graphic}.png"), omit_background=True)
+        loaded = page.evaluate("() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family)")
+        assert any("CHGK Sans" in f for f in loaded), f"{graphic}: drawn without our font ({loaded})"
         call(page, "updateAction", {"data": data})
         call(page, "customAction", {"id": "replay", "payload": {}})  # the entrance again: drawn again
         wait_for(lambda: not transparent(page), timeout=WAIT_MS / 1000, what=f"{graphic} drawn again after its replay")
@@ -163,7 +169,7 @@ def test_every_exported_graphic_plays_in_another_renderer(chromium: Browser, ser
     server.play(game, "judge", correct=True)
     wait_for(lambda: "Термометр" in shadow_text(page), timeout=WAIT_MS / 1000, what="the answer after its verdict")
     page.screenshot(path=str(tmp_path / "question-answer.png"), omit_background=True)
-    assert call(page, "playAction", {}).get("currentStep") is None  # past the last step: the end
+    assert call(page, "playAction", {})["currentStep"] == 3  # past the last step: the end, at the step count
     assert transparent(page)
     page.evaluate("() => renderer.remove()")
     assert errors == []
@@ -200,7 +206,7 @@ def test_exported_game_graphics_follow_a_live_game_with_no_load_data(chromium: B
     pages: dict[str, Page] = {}
     for graphic in ("scoreboard", "timer", "question"):
         page = pages[graphic] = chromium.new_page(viewport={"width": 1920, "height": 1080})
-        page.goto(f"{unzipped}/renderer.html")
+        page.goto(f"{unzipped}/renderer/index.html")
         page.wait_for_selector("body[data-ready]", state="attached")
     game = server.create(game_spec(), on_air=True)
     for graphic, page in pages.items():
@@ -221,7 +227,7 @@ def test_exported_game_graphics_follow_a_live_game_with_no_load_data(chromium: B
         page.close()
 
     page = chromium.new_page(viewport={"width": 1920, "height": 1080})
-    page.goto(f"{unzipped}/renderer.html")
+    page.goto(f"{unzipped}/renderer/index.html")
     page.wait_for_selector("body[data-ready]", state="attached")
     add(page, "scoreboard", {"server": f"http://127.0.0.1:{free_port()}"})  # nobody listens there
     assert transparent(page)  # loaded, not played: nothing drawn, not even the plate
@@ -241,9 +247,10 @@ def test_the_export_bakes_the_servers_address(server: Server, renderer_origin: t
     """Each game and league graphic's `server` defaults to the address the export came from (or
     PUBLIC_URL); cue graphics have no `server`; server.json beside the components says the same."""
     z = zipfile.ZipFile(io.BytesIO(server.call("GET", "/ograf/export.zip").content))
-    assert json.loads(z.read("ograf/chgk/server.json")) == {"server": server.url}
     for graphic in GRAPHICS:
-        props = json.loads(z.read(f"chgk-{graphic}.ograf.json"))["schema"]["properties"]
+        folder = f"chgk-{graphic}/"
+        assert json.loads(z.read(folder + "ograf/chgk/server.json")) == {"server": server.url}
+        props = json.loads(z.read(f"{folder}chgk-{graphic}.ograf.json"))["schema"]["properties"]
         if graphic in ("lower-third", "bug", "ticker", "slate", "credits"):
             assert "server" not in props, graphic
         else:

@@ -46,7 +46,7 @@ def test_every_export_is_valid_by_the_ebus_schema(server: Server) -> None:
     assert len(everything) == len(GRAPHICS)
     for graphic in GRAPHICS:
         one = _manifests_in(server.call("GET", f"/ograf/export/chgk-{graphic}.zip").content)
-        assert list(one.values()) == [everything[f"chgk-{graphic}.ograf.json"]]
+        assert list(one.values()) == [everything[f"chgk-{graphic}/chgk-{graphic}.ograf.json"]]
     for name, doc in everything.items():
         assert [e.message for e in ebu.manifest_errors(doc)] == [], name
 

@@ -13,6 +13,7 @@ import pytest
 import requests
 from openapi_core.testing import MockRequest, MockResponse
 
+from overlay.graphics.game import GRAPHICS
 from tests.ograf import ebu
 from tests.ograf.openapi_doc import AUTH, DOCUMENT, document, server_api
 from tests.support import Server
@@ -206,8 +207,16 @@ def test_the_export_downloads(server: Server) -> None:
     import io
     import zipfile
     everything = zipfile.ZipFile(io.BytesIO(server.call("GET", "/ograf/export.zip").content)).namelist()
-    assert {"chgk-question.ograf.json", "ograf/chgk/question.mjs", "ograf/chgk/graphic.mjs",
-            "ograf/chgk/thumbnails/question.png", "overlays/question.js", "lib/client.js"} <= set(everything)
+    assert {f"chgk-question/{n}" for n in ("chgk-question.ograf.json", "ograf/chgk/question.mjs",
+                                           "ograf/chgk/graphic.mjs", "ograf/chgk/thumbnails/question.png",
+                                           "overlays/question.js", "lib/client.js")} <= set(everything)
+    # one manifest a folder, the folder named by its id (what SuperFly's ograf-server reads)
+    folders: dict[str, list[str]] = {}
+    for name in everything:
+        folders.setdefault(name.split("/", 1)[0], []).append(name)
+    assert set(folders) == {f"chgk-{g}" for g in GRAPHICS}
+    for folder, names in folders.items():
+        assert [n for n in names if n.endswith(".ograf.json")] == [f"{folder}/{folder}.ograf.json"]
     one = server.call("GET", "/ograf/export/chgk-lower-third.zip")
     assert one.status_code == 200 and "chgk-lower-third.ograf.zip" in one.headers["Content-Disposition"]
     names = zipfile.ZipFile(io.BytesIO(one.content)).namelist()

@@ -29,11 +29,16 @@ const json = async (url) => {
   return r.json();
 };
 
-/** A stylesheet for a shadow root: `:root` (the themes' variables) becomes `:host`; url()s
- * resolve against the file's own address. */
+// A relative url() in a stylesheet (a font, the owl): not data:, blob:, an address or a fragment.
+const RELATIVE_URL = /url\(\s*(['"]?)(?!data:|blob:|https?:|#)([^'")]+)\1\s*\)/g;
+
+/** A stylesheet for a shadow root: `:root` (the themes' variables) becomes `:host`; url()s are
+ * made absolute against the file's own address — a constructed sheet's `baseURL` is not applied
+ * to them in every browser (in another renderer they resolved against its page: no fonts). */
 async function sheet(url) {
-  const text = (await (await fetch(url)).text()).replace(/:root\b/g, ":host");
-  const s = new CSSStyleSheet({ baseURL: String(url) });
+  const text = (await (await fetch(url)).text()).replace(/:root\b/g, ":host")
+    .replace(RELATIVE_URL, (_, _q, path) => `url("${new URL(path, url)}")`);
+  const s = new CSSStyleSheet();
   await s.replace(text);
   return s;
 }
@@ -239,9 +244,9 @@ export function ografGraphic(name) {
     async playAction(params = {}) {
       const count = this.spec.steps?.length || 1;
       const target = params.goto ?? (this.step ?? -1) + (params.delta ?? 1);
-      if (target >= count) {
+      if (target >= count) { // past the last step: the end, at the step count (as our Server API says)
         await this.stopAction(params);
-        return ok({ currentStep: undefined });
+        return ok({ currentStep: count });
       }
       const first = this.step === undefined;
       this.step = Math.max(0, target);
@@ -282,7 +287,7 @@ export function ografGraphic(name) {
     }
 
     async customAction(params = {}) {
-      if (params.id !== "replay") return { statusCode: 404, statusMessage: `No custom action ${params.id}` };
+      if (params.id !== "replay") throw new Error(`No custom action ${params.id}: this graphic has "replay"`);
       if (this.step === undefined) return ok({ statusMessage: "Not playing: nothing to replay" });
       this.stage.classList.add("instant");
       this.stage.classList.remove("live");
