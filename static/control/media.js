@@ -6,6 +6,7 @@
 import { t, onLangChange } from "./i18n.js";
 import { pageConfig, h, api, apiData, apiHeaders, request, notice, refusalText, wireLanguage, dropPointerFocus } from "./common.js";
 import { ControlConnection } from "./connection.js";
+import "./ograflib.js";  // the «Графика OGraf» section: the graphics library beside the pictures
 
 const cfg = pageConfig();
 wireLanguage(cfg.lang);
