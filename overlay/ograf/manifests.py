@@ -88,14 +88,26 @@ SERVER = {"server": {"type": "string", "title": "chgk-overlay server (http://hos
 OWN_FIELDS = (*COMMON, *SERVER)
 
 
+# A choice's default where the graphic has one when it is not given: a controller's form shows it
+# selected (SuperFly's fills every field, and a select with no default with nothing).
+CHOICE_DEFAULTS = {"lower-third": {"kind": "player", "style": "plain"}, "bug": {"corner": "top-right"},
+                   "slate": {"kind": "break"}}
+
+
 def data_schema(graphic: str, server: str | None = None) -> dict:
     """The manifest's `schema`: the graphic's data as the desk declares it (overlay/schema, GDD
-    types — one declaration for every door), plus the component's own load data; `server`, the
-    address the export came from, is the default a game graphic follows."""
+    types — one declaration for every door) less what the server writes itself at a take
+    (`readOnly`: a QR code's modules, a slate's end, the question's step — a form must not fill
+    them), plus the component's own load data; `server`, the address the export came from, is
+    the default a game graphic follows."""
     declared = graphic_schema(graphic)
     out = {k: v for k, v in declared.items() if k != "$schema"}
+    props = {k: {**v, **({"default": CHOICE_DEFAULTS[graphic][k]} if k in CHOICE_DEFAULTS.get(graphic, {}) else {})}
+             for k, v in declared["properties"].items() if not v.get("readOnly")}
     own = {} if kind(graphic) == "cue" else {"server": {**SERVER["server"], **({"default": server} if server else {})}}
-    out["properties"] = {**declared["properties"], **COMMON, **own}
+    out["properties"] = {**props, **COMMON, **own}
+    if "required" in out:
+        out["required"] = [k for k in out["required"] if k in out["properties"]]
     return out
 
 

@@ -36,8 +36,11 @@ LOADED_MAX = 200  # instances loaded and not yet cleared: a controller's loop ca
 CORS_HEADERS = {"Access-Control-Allow-Methods": "GET, PUT, POST, HEAD, OPTIONS, DELETE",
                 "Access-Control-Allow-Headers": "Content-Type, Accept, Authorization",
                 "Access-Control-Max-Age": "3600"}
-RENDER_TARGET_SCHEMA = {"type": "object", "properties": {"layer": {"type": "string", "gddType": "single-line"}},
-                        "required": ["layer"]}
+# (defaults: a controller's form fills the target from them before anyone types — ograf-server's
+# asked for {"layer": ""} and showed "Error in connection")
+RENDER_TARGET_SCHEMA = {"type": "object", "properties": {"layer": {"type": "string", "gddType": "single-line",
+                                                                   "default": "main"}},
+                        "required": ["layer"], "default": {"layer": "main"}}
 
 
 class NotFound(InputError):
@@ -62,15 +65,16 @@ class GraphicRefused(InputError):
         return out
 
 
-def _problem(status: int, code: str, message: str) -> tuple[Response, int]:
+def _problem(status: int, code: str, message: str, error: dict | None = None) -> tuple[Response, int]:
     """The spec's ErrorResponse (RFC 7807 fields), with our API's `error` beside it."""
     return jsonify(type=f"urn:chgk-overlay:error:{code}", title=code.replace("_", " "), status=status,
-                   detail=message, instance=request.path, error={"code": code, "message": message}), status
+                   detail=message, instance=request.path,
+                   error=error or {"code": code, "message": message}), status
 
 
 @bp.errorhandler(InputError)
 def _input_error(exc: InputError) -> Any:
-    return _problem(exc.status, exc.code, exc.message)
+    return _problem(exc.status, exc.code, exc.message, exc.as_json())  # (its params: the panel's words)
 
 
 @bp.errorhandler(HTTPException)
@@ -320,7 +324,10 @@ def get_renderer(renderer_id: str) -> Any:
 @operator_required
 def get_target(renderer_id: str) -> Any:
     _check_renderer(renderer_id)
-    layer = _target(request.args.get("renderTarget", ""))
+    try:
+        layer = _target(request.args.get("renderTarget", ""))
+    except InputError as exc:  # no such render target: the spec's 404 (a 400 it does not name)
+        raise NotFound("unknown_render_target", exc.message) from None
     return jsonify(_target_info(layer))
 
 
@@ -346,11 +353,30 @@ def _body(*required: str) -> dict:
     return doc
 
 
+def _blank(value: Any, prop: dict) -> bool:
+    """A field a controller's form filled with its type's blank: "", [], or a 0 below its minimum."""
+    if value in ("", None) or value == []:
+        return True
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return number and value == 0 and prop.get("minimum", 0) > 0
+
+
+def _without_blanks(name: str, data: dict) -> dict:
+    """The data less the optional fields left blank (SuperFly's ograf-server controller sends every
+    field of the schema, `duration_ms: 0` and `corner: ""` among them): not given is what they mean.
+    The server's own fields (readOnly) are never the controller's to give."""
+    from ..schema import graphic_schema
+    schema = graphic_schema(name)
+    props, required = schema.get("properties", {}), set(schema.get("required", []))
+    return {k: v for k, v in data.items()
+            if k not in props or k in required or not (_blank(v, props[k]) or props[k].get("readOnly"))}
+
+
 def _clean_data(graphic_id: str, data: Any) -> dict:
     """Load/update data, checked as the desk checks an item's: ours by the desk's declaration
     (overlay/schema) and the take's own checks, an uploaded one by its manifest's schema."""
-    if data is None:
-        data = {}
+    if data is None:  # the spec requires `data` in load and update: a request without it is malformed
+        raise InputError("bad_field", "'params.data' is required: the graphic's data (an object, {} for none).")
     if isinstance(data, str):  # the spec's example sends the data as JSON text
         import json
         try:
@@ -362,9 +388,13 @@ def _clean_data(graphic_id: str, data: Any) -> dict:
     name = _graphic_name(graphic_id)
     try:
         if manifests.graphic_of(graphic_id):
+            from ..graphics.show import public_live_url
             from ..schema import validate_data
-            data = validate_data(name, {k: v for k, v in data.items() if k not in manifests.OWN_FIELDS})
+            data = validate_data(name, _without_blanks(name, {k: v for k, v in data.items()
+                                                              if k not in manifests.OWN_FIELDS}))
             check_graphic_body({"action": "show", "graphic": name, "data": data})
+            if data.get("qr"):  # refused now (550), not at playAction: the QR code needs LIVE_URL
+                public_live_url(current_app.config.get("LIVE_URL"))
             return data
         from . import items
         return items.check_data(_library(), name, data)

@@ -5,7 +5,7 @@
 export function expiry(entry) {
   if (Number.isFinite(entry?.expires_at)) return entry.expires_at;
   const d = entry?.data?.duration_ms;
-  return Number.isFinite(d) && Number.isFinite(entry?.shown_at) ? entry.shown_at + d : null;
+  return Number.isFinite(d) && d > 0 && Number.isFinite(entry?.shown_at) ? entry.shown_at + d : null;
 }
 
 /** The entry of `name` in the graphics map if it is on air at server time `now`, else null. */

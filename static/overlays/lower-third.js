@@ -60,7 +60,7 @@ export default function create(root, ctx) {
   function expiry(entry) {
     if (Number.isFinite(entry.expires_at)) return entry.expires_at;
     const d = entry.data?.duration_ms;
-    return Number.isFinite(d) && Number.isFinite(entry.shown_at) ? entry.shown_at + d : null;
+    return Number.isFinite(d) && d > 0 && Number.isFinite(entry.shown_at) ? entry.shown_at + d : null;
   }
 
   return {

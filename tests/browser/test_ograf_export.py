@@ -10,6 +10,7 @@ import io
 import json
 import shutil
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -269,3 +270,29 @@ def test_the_media_page_says_where_the_export_connects_and_who_may(server: Serve
     assert f'<code id="ograf-server">{server.url}</code>' in card
     assert f"<li><code>{renderer_origin[0]}</code></li>" in card  # the allowed renderer, by its origin
     assert 'data-i18n="media.ograf_export.add"' in card and "OGRAF_ORIGINS" in card
+
+
+def test_a_controllers_form_defaults_draw_in_another_renderer(chromium: Browser, server: Server,
+                                                               unzipped: str) -> None:
+    """SuperFly's controller loads a graphic with every field of its schema filled — "" for a text,
+    0 for a time, [] for a list — and the operator's own words in a few: the exported strap and
+    slate draw and stay on air (a `duration_ms: 0` once took the strap out the moment it came)."""
+    from tests.ograf.test_server_api import form_defaults
+    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{unzipped}/renderer/index.html")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    for graphic, words in (("lower-third", {"title": "Борис Бурда"}), ("slate", {"title": "Скоро начнём"})):
+        schema = server.api("GET", f"/ograf/v1/graphics/chgk-{graphic}")["graphic"]["schema"]
+        data = {**form_defaults(schema), **words}
+        assert data.get("duration_ms") == 0
+        add(page, graphic, data)
+        call(page, "playAction", {})
+        wait_for(lambda: words["title"] in page.evaluate(
+            "() => renderer.graphic.shadowRoot.getElementById('stage').innerText"), timeout=WAIT_MS / 1000,
+            what=f"{graphic}'s title drawn")
+        drawn_since = time.monotonic()
+        while time.monotonic() - drawn_since < 1.5:  # still there well after a 0 ms "duration"
+            assert opaque_share(page) > 0.001, f"{graphic} left air by itself"
+        call(page, "stopAction", {"skipAnimation": True})
+        page.evaluate("() => renderer.remove()")
+    page.close()

@@ -265,7 +265,8 @@ def test_every_route_and_error_against_the_ebus_document(server: Server) -> None
     ograf(server, "GET", "/renderers/other", status=404)
     ograf(server, "GET", "/renderers/show/target", params={"renderTarget": json.dumps(target)})
     ograf(server, "GET", "/renderers/other/target", params={"renderTarget": json.dumps(target)}, status=404)
-    ograf(server, "GET", "/renderers/show/target", params={"renderTarget": "[1]"}, status=400)
+    ograf(server, "GET", "/renderers/show/target", params={"renderTarget": '{"layer": "Not a layer!"}'}, status=404)
+    ograf(server, "GET", "/renderers/show/target", params={"renderTarget": '{"layer": ""}'}, status=404)
     ograf(server, "POST", "/renderers/show/customActions/shake", {"payload": {}}, status=404)
     before = server.api("GET", "/api/graphics")
 
@@ -273,6 +274,9 @@ def test_every_route_and_error_against_the_ebus_document(server: Server) -> None
     ograf(server, "POST", instance + "load", {**load, "params": {"data": {"title": 5}}}, status=550)
     ograf(server, "POST", instance + "load", {**load, "graphicId": "no-such"}, status=404)
     ograf(server, "POST", instance + "load", {"renderTarget": target, "graphicId": "chgk-lower-third"}, status=400)
+    ograf(server, "POST", instance + "load", {**load, "params": {}}, status=400)  # `data` is required
+    ograf(server, "POST", instance + "load", {**load, "graphicId": "chgk-bug", "params": {"data": {"qr": True}}},
+          status=550)  # the QR code needs LIVE_URL: refused at load, not at playAction
     ograf(server, "POST", "/renderers/other/target/graphicInstance/load", load, status=404)
     iid = ograf(server, "POST", instance + "load", load)["graphicInstanceId"]
     at = {"renderTarget": target, "graphicInstanceId": iid}
@@ -394,3 +398,38 @@ def test_our_document_differs_from_the_ebus_by_additions_only() -> None:
         if unexplained:
             differences.append(f"{key}: statuses {sorted(unexplained)} added without a reason")
     assert differences == []
+
+
+def form_defaults(schema: dict) -> Any:
+    """The data an OGraf controller's form starts with (SuperFly's ograf-form, getDefaultDataFromSchema):
+    each field's default, else its type's blank — "" for a text, 0 for a number, false, []."""
+    if "default" in schema:
+        return schema["default"]
+    if schema.get("type") == "object":
+        return {k: form_defaults(v) for k, v in (schema.get("properties") or {}).items()}
+    return {"string": "", "number": 0, "integer": 0, "boolean": False, "array": []}.get(schema.get("type"))
+
+
+def test_a_controllers_form_defaults_load_every_graphic(server: Server) -> None:
+    """SuperFly's controller fills every field of a graphic's schema before anyone types, and its
+    render target from the renderer's schema: every graphic of ours loads from that (blank
+    optional fields are not given), but for the three that need what only the operator can give
+    — refused in words (550, the field named)."""
+    renderer = ograf(server, "GET", "/renderers/show")["renderer"]
+    target = form_defaults(renderer["renderTargetSchema"])
+    assert target == {"layer": "main"}
+    ograf(server, "GET", "/renderers/show/target", params={"renderTarget": json.dumps(target)})
+    refused = {}
+    for graphic in GRAPHICS:
+        schema = ograf(server, "GET", f"/graphics/chgk-{graphic}")["graphic"]["schema"]
+        assert not [k for k, p in schema["properties"].items() if p.get("readOnly")], graphic  # ours to write
+        data = form_defaults(schema)
+        r = server.call("POST", V1 + "/renderers/show/target/graphicInstance/load",
+                        {"renderTarget": target, "graphicId": f"chgk-{graphic}", "params": {"data": data}})
+        if r.status_code != 200:
+            assert r.status_code == 550, r.text
+            why = r.json()["error"]["params"]
+            refused[graphic] = why.get("field") or why.get("fields")
+    # (a ticker's lines, the credits' names and a bug's picture or QR code are the operator's to give)
+    assert refused == {"ticker": "items", "credits": "names", "bug": "media, qr"}
+    ograf(server, "PUT", "/renderers/show/target/graphicInstance/clear", {"filters": []})

@@ -214,7 +214,12 @@ export function ografGraphic(name) {
         delete data.server;
         delete data.lang;
         delete data.theme;
-        if (Number.isFinite(data.countdown_ms)) data.ends_at = this.shownAt + data.countdown_ms;
+        // a controller's form fills every field ("" for a text, [] for a list, 0 for a time):
+        // a field left so is not given (a strap with `duration_ms: 0` would leave at once)
+        for (const [k, v] of Object.entries(data)) {
+          if (v === "" || v === null || (Array.isArray(v) && !v.length)) delete data[k];
+        }
+        if (Number.isFinite(data.countdown_ms) && data.countdown_ms > 0) data.ends_at = this.shownAt + data.countdown_ms;
         onAir[name] = { data, shown_at: this.shownAt, expires_at: null, media: {} };
       } else if (steps.length && playing) {
         onAir[name] = { data: { step: steps[this.step] } };
