@@ -69,8 +69,15 @@ class Rundowns:
                            "stack": stack_of(e["graphic"], e.get("stack")),
                            "shown_at": e["shown_at"], "expires_at": e["expires_at"]}
                    for layer, e in self.graphics.layers.items() if e.get("rundown") == doc["id"]}
+        # on air, and not from this rundown: an OGraf controller's take, the graphics page's, another
+        # rundown's — listed in the desk's program too, with where it came from (they share the output)
+        elsewhere = {layer: {"label": e.get("label") or e["graphic"], "graphic": e["graphic"],
+                             "stack": stack_of(e["graphic"], e.get("stack")), "rundown": e.get("rundown"),
+                             "expires_at": e.get("expires_at")}
+                     for layer, e in self.graphics.layers.items() if e.get("rundown") != doc["id"]}
         out = {k: v for k, v in doc.items() if k != "next"}
         out["program"] = program
+        out["elsewhere"] = elsewhere
         out["steps"] = {g: list(s) for g, s in model.STEPS.items()}
         if self.ograf is not None:  # uploaded graphics: steps, custom actions, data schema (the desk's buttons, form)
             out["ograf"] = ograf_items.described(self.ograf, doc)
@@ -312,6 +319,8 @@ class Rundowns:
             return
         ids = {e.get("rundown") for e in change.events if str(e.get("type", "")).startswith("layer_")}
         mine = change.source != "clock" and len(ids) <= 1  # a take already told its own rundown
+        if ids and not ids <= set(self.docs):  # a layer of no rundown here: every desk lists it elsewhere
+            ids, mine = set(self.docs), False
         for rid in ids:
             if rid in self.docs and not mine:
                 self._tell("rundown", self.view(self.docs[rid]))

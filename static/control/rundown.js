@@ -276,9 +276,14 @@ $("rd-list").addEventListener("dblclick", (e) => {
 function renderProgram() {
   const ul = $("rd-program");
   const rank = (p) => levels().indexOf(p.stack);
-  const entries = Object.entries(doc?.program || {}).sort(([, a], [, b]) => rank(b) - rank(a));
-  ul.replaceChildren(...(entries.length ? entries.map(([layer, p]) => h("li", { dataset: { layer, stack: p.stack || "" } },
-    h("span", { class: "rd-layer mono", title: t("rd.f.layer") }, layer), h("span", {}, p.label),
+  // this rundown's items, and what else is on the output (an OGraf controller's take, the graphics
+  // page's, another rundown's), marked as not from this rundown
+  const entries = [...Object.entries(doc?.program || {}),
+    ...Object.entries(doc?.elsewhere || {}).map(([layer, p]) => [layer, { ...p, elsewhere: true }])]
+    .sort(([, a], [, b]) => rank(b) - rank(a));
+  ul.replaceChildren(...(entries.length ? entries.map(([layer, p]) => h("li", { dataset: { layer, stack: p.stack || "", elsewhere: p.elsewhere ? "1" : "" } },
+    h("span", { class: "rd-layer mono", title: t("rd.f.layer") }, layer),
+    h("span", {}, p.elsewhere ? gfxName(p.graphic) : p.label, p.elsewhere ? h("small", { class: "rd-elsewhere" }, ` · ${t("rd.elsewhere")}`) : ""),
     h("span", { class: "rd-stack" }, stackText(p.stack)),
     h("span", { class: "rd-count", dataset: { ends: p.expires_at ?? "" } }))) : [h("li", {}, t("rd.nothing_on_air"))]));
 }

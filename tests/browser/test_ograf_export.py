@@ -178,7 +178,12 @@ def test_every_exported_graphic_plays_in_another_renderer(chromium: Browser, ser
 
 def test_a_server_api_take_is_drawn_on_the_show_output(chromium: Browser, server: Server, tmp_path: Path) -> None:
     """An OGraf controller's take goes the desk's way: `/overlays/show` (the desk's program
-    monitor) draws it on its layer, and takes it out at `stopAction`."""
+    monitor) draws it on its layer, the desk's program lists it (not from its rundown), and it
+    goes out at `stopAction`."""
+    from tests.browser.test_rundown import Desk
+    server.api("POST", "/api/rundowns", {"name": "Эфир"})
+    ctx = chromium.new_context(viewport={"width": 1366, "height": 900})
+    desk = Desk(ctx.new_page(), server).open()
     page = chromium.new_page(viewport={"width": 1920, "height": 1080})
     page.goto(f"{server.url}/overlays/show")
     page.wait_for_selector("body.ready", state="attached")
@@ -194,9 +199,14 @@ def test_a_server_api_take_is_drawn_on_the_show_output(chromium: Browser, server
     settle(page)  # the strap's entrance has ended: it is drawn at full strength
     page.screenshot(path=str(tmp_path / "show-take.png"), omit_background=True)
     assert opaque_share(page) > 0.001
+    listed = desk.page.locator("#rd-program li[data-layer='straps']")
+    expect(listed).to_have_attribute("data-elsewhere", "1", timeout=WAIT_MS)
+    expect(listed).to_contain_text("не из этого сценария")
     server.api("POST", f"{base}/stopAction", {"renderTarget": target, "graphicInstanceId": iid, "params": {}})
     wait_off_air(page, "lower-third")
+    expect(listed).to_have_count(0, timeout=WAIT_MS)
     page.close()
+    ctx.close()
 
 
 def test_exported_game_graphics_follow_a_live_game_with_no_load_data(chromium: Browser, server: Server,
