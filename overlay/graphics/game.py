@@ -62,7 +62,8 @@ class Graphics:
         writes in the same transaction (the rundown's own change). Call with sessions.lock held."""
         now = self.sessions.clock()
         # a show graphic's data is checked (and its clock fixed in server time) as a desk's take is
-        changes = {layer: entry if entry is None else {**entry, "data": showgfx.check(entry["graphic"], entry["data"], now, self.live_url)}
+        changes = {layer: entry if entry is None else showgfx.kept_clock(self.layers.get(layer), {
+                       **entry, "data": showgfx.check(entry["graphic"], entry["data"], now, self.live_url)})
                    for layer, entry in changes.items()}
         shown, hidden, layers = dict(self.shown), list(self.hidden), dict(self.layers)
         events: list[dict] = []

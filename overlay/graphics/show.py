@@ -132,6 +132,17 @@ STACK: dict[str, str] = {
 }  # every other graphic (scoreboard, timer, table, question, full, club and league ones): "game"
 
 
+# The rundown layer a new item of each graphic starts on (the desk's item form; the operator may
+# name another): a layer holds one item at a time, so a logo must not take the question card's.
+LAYERS: dict[str, str] = {
+    "lower-third": "straps", "bug": "bug", "ticker": "ticker", "slate": "back", "credits": "back",
+}  # every other graphic: "main"
+
+
+def layer_of(graphic: str) -> str:
+    return LAYERS.get(graphic, "main")
+
+
 def stack_of(graphic: str, override: str | None = None) -> str:
     """The level a graphic is drawn at: the item's own choice, else the graphic's default."""
     return override if override in STACK_LEVELS else STACK.get(graphic, "game")
@@ -145,6 +156,22 @@ def parse_stack(value: Any) -> str | None:
         return value.strip()
     raise InputError("bad_field", f"'stack' must be one of {', '.join(STACK_LEVELS)} (bottom to top), or empty "
                                   f"for the graphic's own level; got {value!r}.")
+
+
+CLOCK_FIELDS = ("until", "countdown_ms", "count_up")
+
+
+def kept_clock(old: dict | None, new: dict) -> dict:
+    """An update of the slate on air (the desk's F5, an OGraf updateAction) keeps its running clock
+    when the clock's own fields are unchanged: a corrected title must not restart the countdown (as
+    the exported OGraf slate, which counts from its take, does not)."""
+    if (not old or new.get("graphic") != "slate" or old.get("graphic") != "slate"
+            or old.get("item") != new.get("item") or old.get("rundown") != new.get("rundown")):
+        return new
+    before, now = old.get("data") or {}, new["data"]
+    if any(before.get(k) != now.get(k) for k in CLOCK_FIELDS):
+        return new
+    return {**new, "data": {**now, **{k: before[k] for k in ("ends_at", "starts_at") if k in before}}}
 
 
 # what the server adds at take, after the schema: the QR code's modules, the slate's clock

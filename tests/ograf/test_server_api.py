@@ -16,7 +16,7 @@ from openapi_core.testing import MockRequest, MockResponse
 from overlay.graphics.game import GRAPHICS
 from tests.ograf import ebu
 from tests.ograf.openapi_doc import AUTH, DOCUMENT, document, server_api
-from tests.support import Server
+from tests.support import Server, wait_for
 
 ORIGIN = "http://controller.example:3000"
 V1 = "/ograf/v1"
@@ -433,3 +433,25 @@ def test_a_controllers_form_defaults_load_every_graphic(server: Server) -> None:
     # (a ticker's lines, the credits' names and a bug's picture or QR code are the operator's to give)
     assert refused == {"ticker": "items", "credits": "names", "bug": "media, qr"}
     ograf(server, "PUT", "/renderers/show/target/graphicInstance/clear", {"filters": []})
+
+
+def test_an_update_keeps_the_slates_running_clock(server: Server) -> None:
+    """A corrected title on the slate on air does not restart its countdown (the exported OGraf
+    slate counts from its take too); a new countdown does."""
+    at = {"renderTarget": {"layer": "slate"}}
+    iid = ograf(server, "POST", "/renderers/show/target/graphicInstance/load",
+                {**at, "graphicId": "chgk-slate",
+                 "params": {"data": {"kind": "break", "countdown_ms": 300_000}}})["graphicInstanceId"]
+    at["graphicInstanceId"] = iid
+    ograf(server, "POST", "/renderers/show/target/graphicInstance/playAction", {**at, "params": {}})
+    ends = server.api("GET", "/api/graphics")["layers"]["slate"]["data"]["ends_at"]
+    wait_for(lambda: server.api("GET", "/api/time")["server_now"] > ends - 300_000 + 50, timeout=5,
+             what="the server's clock past the take")
+    ograf(server, "POST", "/renderers/show/target/graphicInstance/updateAction",
+          {**at, "params": {"data": {"title": "Перерыв на рекламу"}}})
+    data = server.api("GET", "/api/graphics")["layers"]["slate"]["data"]
+    assert (data["title"], data["ends_at"]) == ("Перерыв на рекламу", ends)
+    ograf(server, "POST", "/renderers/show/target/graphicInstance/updateAction",
+          {**at, "params": {"data": {"countdown_ms": 600_000}}})
+    assert server.api("GET", "/api/graphics")["layers"]["slate"]["data"]["ends_at"] > ends + 299_000
+    ograf(server, "PUT", "/renderers/show/target/graphicInstance/clear", {"filters": [{"graphicInstanceId": iid}]})
