@@ -12,6 +12,7 @@ from flask import current_app, render_template, request, url_for
 
 from overlay.web.auth import is_operator, preview_key
 from overlay.web.proxy import public_url
+from overlay.graphics import show as showgfx
 from overlay.graphics.game import GRAPHICS
 from overlay.schema import editor_schemas
 from overlay.i18n.web import page_lang
@@ -38,6 +39,8 @@ def panel_config(page: str) -> dict[str, Any]:
     extra: dict[str, Any] = {"schemas": editor_schemas()} if page == "rundown" else {}  # the item editor's forms
     if page == "rundown":  # the preview page's address for OBS, with its own key (never the token)
         extra["preview_url"] = f"{public_url()}/overlays/show?preview=1#key={preview_key()}"
+        # each graphic's own layer and level: the item form starts a graphic there
+        extra["defaults"] = {g: {"layer": showgfx.layer_of(g), "stack": showgfx.stack_of(g)} for g in GRAPHICS}
     if page == "media":  # where the OGraf export's game graphics will connect, and who may
         extra["ograf_export"] = {
             "server": public_url(), "configured": bool(current_app.config.get("PUBLIC_URL")),

@@ -150,11 +150,18 @@ function stackText(level) {
   return level ? t(`rd.stack.${level}`) : t("rd.stack.default");
 }
 
-/** The editor's level choice: the graphic's own, or one of the server's levels. */
+/** A graphic's own layer and level (overlay/graphics/show.py LAYERS, STACK); uploaded ones: main. */
+function defaultsOf(graphic) {
+  return cfg.defaults?.[graphic] || { layer: "main", stack: "game" };
+}
+
+/** The editor's level choice: the graphic's own (named: «как у графики: фон (внизу)»), or one of
+ * the server's levels. */
 function fillStackSelect() {
   const sel = $("f-stack");
   const keep = sel.value;
-  sel.replaceChildren(h("option", { value: "" }, stackText("")),
+  const own = defaultsOf($("f-graphic").value).stack;
+  sel.replaceChildren(h("option", { value: "" }, own ? t("rd.stack.default_is", { level: stackText(own) }) : stackText("")),
     ...levels().map((l) => h("option", { value: l }, stackText(l))));
   sel.value = levels().includes(keep) ? keep : "";
 }
@@ -328,6 +335,7 @@ setInterval(graphicFailures, 1000);
 // ---- the editor -------------------------------------------------------------------------------------
 
 let readData = () => ({});  // the editor's data form (dataform.js), for the graphic chosen
+let layerFollows = true;    // the form's layer is still the chosen graphic's own
 
 /** The data form for the chosen graphic, filled with `data` (fields of another graphic left out):
  * ours from their declared schema (dataform.js), an uploaded one from its manifest's (ograf.js). */
@@ -352,7 +360,9 @@ function openEditor(item) {
   $("f-segment").value = seg?.name || "";
   $("f-label").value = item?.label || "";
   $("f-graphic").value = item?.graphic || "lower-third";
-  $("f-layer").value = item?.layer || "main";
+  $("f-layer").value = item?.layer || defaultsOf($("f-graphic").value).layer;
+  // the layer follows the graphic chosen until the operator names one of their own
+  layerFollows = !item || item.layer === defaultsOf(item.graphic).layer;
   setOut(item ? item.out : "manual");
   fillStackSelect();
   $("f-stack").value = item?.stack || "";
@@ -380,7 +390,11 @@ $("rd-form").addEventListener("submit", async (e) => {
 $("f-new").addEventListener("click", () => openEditor(null));
 graphicOptions();
 // another graphic: its own form, keeping what the fields of the same name held
+$("f-layer").addEventListener("input", () => { layerFollows = false; });
 $("f-graphic").addEventListener("change", () => {
+  // «Логотип в углу» goes to the logo's layer, not `main` where it would replace the question card
+  if (layerFollows) $("f-layer").value = defaultsOf($("f-graphic").value).layer;
+  fillStackSelect();
   let kept = {};
   try { kept = readData(); } catch (_e) { /* a JSON field that is not JSON: start afresh */ }
   drawDataForm(kept);

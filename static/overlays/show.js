@@ -32,12 +32,40 @@ export default function show(modules) {
     // the credits' window ends above the ticker while the ticker is drawn (show.css, credits.js)
     const ticker = stage.querySelector('[data-part="ticker"]');
     const drawn = (el) => el.classList.contains("is-in") && !el.classList.contains("layer-off");
+    // The slate is a background (level `back`): a question card drawn over it would cover its
+    // clock, so the slate's lines rise until the clock clears the card's top (layout positions,
+    // which no entrance transform moves; at most up to the safe area's top).
+    const slate = stage.querySelector('[data-part="slate"]');
+    const question = stage.querySelector('[data-part="question"]');
+    const layoutTop = (el) => {
+      let y = 0;
+      for (let e = el; e && e !== stage; e = e.offsetParent) y += e.offsetTop;
+      return y;
+    };
+    const liftSlate = () => {
+      if (!slate) return;
+      const body = slate.querySelector(".sl-body");
+      const clock = slate.querySelector(".sl-clock");
+      const card = question?.querySelector(".qc-card");
+      let lift = 0;
+      if (card && clock && drawn(slate) && drawn(question) && clock.offsetHeight) {
+        const clear = layoutTop(card) - 24;
+        const bottom = layoutTop(clock) + clock.offsetHeight;
+        lift = Math.max(0, Math.min(bottom - clear, layoutTop(body.firstElementChild) - 54));
+      }
+      slate.style.setProperty("--slate-lift", `${Math.round(lift)}px`);
+      slate.classList.toggle("under-card", lift > 0);
+    };
     const fit = () => {
       stage.classList.toggle("fit-table-card", fitted.length === 2 && fitted.every(drawn));
       stage.classList.toggle("over-ticker", !!ticker && drawn(ticker));
+      liftSlate();
     };
     const watch = new MutationObserver(fit);
-    for (const el of [...fitted, ticker].filter(Boolean)) watch.observe(el, { attributes: true, attributeFilter: ["class"] });
+    for (const el of [...fitted, ticker, slate].filter(Boolean)) watch.observe(el, { attributes: true, attributeFilter: ["class"] });
+    // a longer question makes a taller card, a new slate line a longer body: fitted again
+    const resized = new ResizeObserver(liftSlate);
+    for (const el of [question?.querySelector(".qc-card"), slate?.querySelector(".sl-body")].filter(Boolean)) resized.observe(el);
     const zOf = (e) => {
       const z = order.levels.indexOf(e.stack || "game");
       return z >= 0 ? String(z + 1) : "";

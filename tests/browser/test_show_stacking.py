@@ -154,7 +154,7 @@ def test_layers_stack_in_one_order_on_the_output_and_the_desk_monitor(
         dp.select_option("#f-graphic", "slate")
         dp.fill("#f-layer", "bg")
         expect(dp.locator("#f-stack option")).to_have_text(
-            ["как у графики", "фон (внизу)", "игра", "плашки", "поверх всего"])
+            ["как у графики: фон (внизу)", "фон (внизу)", "игра", "плашки", "поверх всего"])
         dp.select_option("#f-stack", "strap")
         dp.select_option("#f-data [data-field='kind'] select", "break")
         dp.fill("#f-data [data-field='title'] input", "Перерыв")
