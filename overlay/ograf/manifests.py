@@ -80,8 +80,8 @@ def _select(title: str, options: tuple[str, ...], default: str) -> dict:
 # The component's own load data: the page's language and theme; game graphics also say which
 # server they follow. (Not graphic data: the Server API drops these before a take.)
 COMMON = {
-    "lang": _select("Language", ("ru", "uk", "en"), "ru"),
-    "theme": _select("Theme", ("classic", "light"), "classic"),
+    "lang": {**_select("Language", ("ru", "uk", "en"), "ru"), "description": "Read at load only."},
+    "theme": {**_select("Theme", ("classic", "light"), "classic"), "description": "Read at load only."},
 }
 SERVER = {"server": {"type": "string", "title": "chgk-overlay server (http://host:port)", "maxLength": 300,
                      "gddType": "single-line"}}
