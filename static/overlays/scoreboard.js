@@ -1,5 +1,5 @@
-// Scoreboard: experts (team name) vs viewers, with badges for banked extra minutes, the club's
-// help still available and the decisive round. A changed score rolls its digit.
+// Scoreboard: experts (team name) vs viewers, with badges for banked extra minutes, the club
+// helping (while it helps) and the decisive round. A changed score rolls its digit.
 
 import { expertsName, part, pulse, setName, setText, show, translateAll } from "../lib/dom.js";
 
@@ -62,13 +62,12 @@ export default function create(root, ctx) {
       const banked = state.extra_minutes ?? 0;
       setText(badges.extra, banked > 1 ? `${t("extra_minute_badge")} ×${banked}` : t("extra_minute_badge"));
       badges.extra.classList.toggle("is-on", state.status === "playing" && banked > 0);
-      const help = state.club_help;
-      // Shown while the club's help is still unused; brighter when it may be asked right now.
+      // Shown while the club is helping (its 20 s), never while help is merely still available:
+      // a viewer reads «Помощь клуба» on screen as help being given now.
       badges.help.classList.toggle(
         "is-on",
-        state.status === "playing" && state.rules !== "club" && !!help && !help.used,
+        state.status === "playing" && state.rules !== "club" && state.round?.phase === "club_help",
       );
-      badges.help.classList.toggle("now", !!help?.available);
       badges.decisive.classList.toggle("is-on", !!state.decisive?.active);
     },
   };

@@ -165,7 +165,7 @@ def scoreboard(state: dict | None, now: int) -> Part:
     badges = {
         t("extra_minute_badge") + (f" ×{banked}" if banked > 1 else ""): playing(state) and banked > 0,
         t("club_help_badge"): playing(state) and state.get("rules") != "club"
-        and not ((state.get("club_help") or {}).get("used", True)),
+        and (state.get("round") or {}).get("phase") == "club_help",
         t("decisive_badge"): bool((state.get("decisive") or {}).get("active")),
     }
     part = Part(True, texts={"experts": str(score.get("experts", 0)), "viewers": str(score.get("viewers", 0))},
