@@ -1,6 +1,7 @@
 // Words for what the state holds: phases, kinds, timers, and what `undo` would revert.
 
-import { t } from "./i18n.js";
+import { t, currentLang } from "./i18n.js";
+import { formatRemaining } from "../lib/timer.js";
 import { isolated } from "./common.js";
 
 export function kindName(kind) {
@@ -74,10 +75,9 @@ export function reasonText(result) {
   return t(result.reason, params);
 }
 
-/** m:ss.d for a number of milliseconds (rounded up to the tenth, never negative). */
+/** The clock as the graphics draw it (lib/timer.js formatRemaining, one rounding rule for the
+ * panel and the air): "0:49" for 48.2 s left (whole seconds, rounded up), "9,4" in the last 10 s
+ * (tenths, the language's decimal mark); never negative. */
 export function clockText(ms) {
-  const tenths = Math.max(0, Math.ceil(ms / 100));
-  const m = Math.floor(tenths / 600);
-  const s = Math.floor((tenths % 600) / 10);
-  return `${m}:${String(s).padStart(2, "0")}.${tenths % 10}`;
+  return formatRemaining(Math.max(0, ms), currentLang() === "en" ? "." : ",");
 }
