@@ -85,6 +85,28 @@ def _thumbnail(static: Path, graphic: str) -> bytes:
     return out.getvalue()
 
 
+README = """# chgk-overlay graphics as OGraf packages
+
+The on-air graphics of chgk-overlay (the broadcast graphics server for «Что? Где? Когда?») as
+EBU OGraf v1 Graphics, for an OGraf renderer (SPX, CasparCG, SuperFly's ograf-server).
+
+- `chgk-<graphic>.ograf.json` is each graphic's manifest (`chgk-scoreboard`, `chgk-lower-third`,
+  ...); in the full export each graphic sits in a folder of its own, `chgk-<graphic>/`, with the
+  files it uses. Load the folder (or this zip) in the renderer as it takes OGraf graphics.
+- The game graphics (scoreboard, timer, table, question card, ...) follow a game on the server
+  they were downloaded from: its address is in `ograf/chgk/server.json` and in the default of
+  each manifest's `server` field. That server must let the renderer's origin in (`OGRAF_ORIGINS`
+  in its `config.toml`); its media page («Медиатека» → «Экспорт графики OGraf») says the address
+  and the origins. Without a connection a game graphic draws «Нет связи с сервером».
+- The cue graphics (lower third, logo, ticker, slate, credits) draw the data the controller gives
+  them (each manifest's `schema`).
+- The words on air are in `ograf/chgk/i18n/<lang>.json` (ru, uk, en; the `lang` field chooses).
+
+Made by chgk-overlay. The manifests name it as the author without an address: the project has
+no public web page to point at; ask whoever runs the server the graphics came from.
+"""
+
+
 def package(app: Flask) -> dict[str, bytes]:
     """{path: bytes} of the whole package (built once per app)."""
     cached = app.extensions.get("chgk_ograf_package")
@@ -110,6 +132,7 @@ def package(app: Flask) -> dict[str, bytes]:
         files[f"ograf/chgk/{graphic}.json"] = json.dumps(_stage(_page(app, graphic, "ru"), graphic),
                                                          ensure_ascii=False).encode()
         files[f"ograf/chgk/thumbnails/{graphic}.png"] = _thumbnail(static, graphic)
+    files["README.md"] = README.encode()
     app.extensions["chgk_ograf_package"] = files
     return files
 

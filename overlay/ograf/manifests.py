@@ -20,7 +20,7 @@ from .manifest_schema import SCHEMA_URL
 
 PREFIX = "chgk-"
 VERSION = "1"
-AUTHOR = {"name": "chgk-overlay", "url": "https://github.com/chgk-overlay"}
+AUTHOR = {"name": "chgk-overlay"}  # no url: the project has no public page to point at
 
 # graphics whose content is the data given by the controller (not the game's state)
 CUE_GRAPHICS = ("lower-third", "bug", "ticker", "slate", "credits")
