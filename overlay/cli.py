@@ -60,6 +60,21 @@ def parser() -> argparse.ArgumentParser:
     o.add_argument("--preview", action="store_true",
                    help="add a scene with the rundown's preview (an operator's view: the token in "
                         "$CHGK_OVERLAY_TOKEN goes into its URL after #)")
+    r = sub.add_parser("render", help="draw a recorded game's graphic as a video with alpha (ProRes 4444 or VP9)")
+    r.add_argument("--game", required=True, help="the game's id (g1, g2, …: GET /api/games)")
+    r.add_argument("--graphic", default="scoreboard", metavar="NAME",
+                   help="the graphic to draw (default: scoreboard; show: the rundown's output)")
+    r.add_argument("--from", dest="start", default=None, metavar="T", help="from T after the game's start (90, 1:30)")
+    r.add_argument("--to", dest="end", default=None, metavar="T", help="until T after the game's start (default: its end)")
+    r.add_argument("--fps", type=int, choices=(25, 50), default=25, help="frames a second (default: 25)")
+    r.add_argument("--format", choices=("prores", "webm"), default=None,
+                   help="prores: ProRes 4444 with alpha in .mov; webm: VP9 with alpha (default: from --out)")
+    r.add_argument("--timecode", default=None, metavar="HH:MM:SS:FF", help="the first frame's timecode (default 00:00:00:00)")
+    r.add_argument("--lang", choices=available(), default="ru", help="on-air language (default: ru)")
+    r.add_argument("--theme", default=None, help="overlay theme (default: the house theme)")
+    r.add_argument("--data", default=None, help="data folder (default: $CHGK_OVERLAY_DATA or ./chgk-data)")
+    r.add_argument("--out", required=True, help="the file to write (.mov or .webm)")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
@@ -96,7 +111,65 @@ def main(argv: list[str] | None = None) -> int:
         return import_pack(args)
     if args.cmd == "obs-scenes":
         return obs_scenes(args)
+    if args.cmd == "render":
+        return render(args)
     return 2
+
+
+def render(args: argparse.Namespace) -> int:
+    """Frame by frame from the journal, in its own process: never in the live server's."""
+    from .config import data_dir
+    from .post.render import RenderError, Stopped, interruptible, plan, render as run
+
+    stopped = interruptible()
+    try:
+        p = plan(data_dir({"DATA": args.data} if args.data else None), args.game, graphic=args.graphic,
+                 start=args.start, end=args.end, fps=args.fps, fmt=args.format, timecode=args.timecode,
+                 out=args.out, lang=args.lang, theme=args.theme)
+    except RenderError as exc:
+        print(f"chgk-overlay render: {exc.message}", file=sys.stderr)
+        return 2
+    bar = _ProgressBar(sys.stderr, quiet=args.quiet)
+    print(f"chgk-overlay render: {p.game} «{p.graphic}», {p.frames} frames at {p.fps} fps → {p.out}", file=sys.stderr)
+    try:
+        done = run(p, progress=bar.update, stopped=stopped)
+    except Stopped:
+        bar.end()
+        print("chgk-overlay render: stopped; nothing was written", file=sys.stderr)
+        return 130
+    except RenderError as exc:
+        bar.end()
+        print(f"chgk-overlay render: {exc.message}", file=sys.stderr)
+        return 1
+    bar.end()
+    print(f"chgk-overlay render: wrote {done['out']} ({done['frames']} frames, {done['drawn']} drawn, "
+          f"{done['fps']:.1f} frames/s)", file=sys.stderr)
+    return 0
+
+
+class _ProgressBar:
+    """`[#####-----] 120/500 frames  31.2 fps  0:12 left` on one line, at most 5 times a second."""
+
+    def __init__(self, out: Any, quiet: bool = False) -> None:
+        self.out, self.quiet, self.last, self.shown = out, quiet, 0.0, False
+
+    def update(self, p: Any) -> None:
+        import time
+        now = time.monotonic()
+        if self.quiet or (now - self.last < 0.2 and p.done < p.total):
+            return
+        self.last, self.shown = now, True
+        filled = int(30 * p.done / p.total)
+        left = p.left_s
+        eta = f"{int(left) // 60}:{int(left) % 60:02d} left" if left != float("inf") else "--:-- left"
+        self.out.write(f"\r[{'#' * filled}{'-' * (30 - filled)}] {p.done}/{p.total} frames  {p.fps:5.1f} fps  {eta} ")
+        self.out.flush()
+
+    def end(self) -> None:
+        if self.shown:
+            self.out.write("\n")
+            self.out.flush()
+            self.shown = False
 
 
 def import_pack(args: argparse.Namespace) -> int:

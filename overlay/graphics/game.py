@@ -81,8 +81,11 @@ class Graphics:
                 hidden = [h for h in hidden if h != entry["graphic"]]
                 events.append({"type": "layer_taken", "layer": layer, **_brief(entry), "data": entry["data"]})
         # what went on and off the layers, in the journal too: the as-run log reads it (overlay/post)
+        # (a take with its whole layer entry: a render draws the show again from it)
         record = {**record, "air": [{**{k: v for k, v in e.items() if k != "data"},
-                                     "title": str((e.get("data") or {}).get("title", ""))} for e in events]}
+                                     "title": str((e.get("data") or {}).get("title", "")),
+                                     **({"entry": layers[e["layer"]]} if e["type"] == "layer_taken" else {})}
+                                    for e in events]}
         self._commit(shown, hidden, now, record, layers=layers, events=events, also=also)
 
     def using(self, media_id: str) -> list[str]:
