@@ -118,17 +118,21 @@ def main(argv: list[str] | None = None) -> int:
 
 def render(args: argparse.Namespace) -> int:
     """Frame by frame from the journal, in its own process: never in the live server's."""
-    from .config import data_dir
+    from pathlib import Path
+
+    from .config import DEFAULTS, ENV_PREFIX
     from .post.render import RenderError, Stopped, interruptible, plan, render as run
 
-    stopped = interruptible()
+    # the data folder as `serve` finds it, never made here: a render only reads
+    data = Path(args.data or os.environ.get(f"{ENV_PREFIX}_DATA") or DEFAULTS["DATA"]).expanduser()
     try:
-        p = plan(data_dir({"DATA": args.data} if args.data else None), args.game, graphic=args.graphic,
+        p = plan(data, args.game, graphic=args.graphic,
                  start=args.start, end=args.end, fps=args.fps, fmt=args.format, timecode=args.timecode,
                  out=args.out, lang=args.lang, theme=args.theme)
     except RenderError as exc:
         print(f"chgk-overlay render: {exc.message}", file=sys.stderr)
         return 2
+    stopped = interruptible()  # Ctrl-C: stop at the next frame, remove the partial file
     bar = _ProgressBar(sys.stderr, quiet=args.quiet)
     print(f"chgk-overlay render: {p.game} «{p.graphic}», {p.frames} frames at {p.fps} fps → {p.out}", file=sys.stderr)
     try:

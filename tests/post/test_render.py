@@ -17,6 +17,7 @@ from typing import Iterator
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from overlay.cli import main
 from overlay.post.render import plan, render
 from tests.post.games import play_club, play_tv
 from tests.support import ROOT, Server, wait_for
@@ -177,7 +178,8 @@ def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
                           timeout=120, env={**os.environ, **(env or {})})
 
 
-def test_bad_input_is_refused_in_words_and_leaves_nothing(recorded: tuple[Server, str, str], tmp_path: Path) -> None:
+def test_bad_input_is_refused_in_words_and_leaves_nothing(recorded: tuple[Server, str, str], tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     srv, game, _ = recorded
     out = tmp_path / "out"
     out.mkdir()
@@ -191,13 +193,17 @@ def test_bad_input_is_refused_in_words_and_leaves_nothing(recorded: tuple[Server
         (["--game", game, "--out", str(tmp_path / "nowhere" / "a.mov")], "does not exist"),
         (["--game", game, "--timecode", "10:00:00:25", "--out", str(out / "a.mov")], "'timecode'"),
     ]
-    for args, said in cases:
-        r = cli(*data, *args)
-        assert r.returncode == 2 and said in r.stderr, (args, r.stderr)
-    r = cli(*data, "--game", game, "--out", str(out / "a.mov"), env={"PATH": "/nonexistent"})
-    assert r.returncode == 2 and "apt-get install ffmpeg" in r.stderr, r.stderr
-    r = cli("--data", str(tmp_path / "empty"), "--game", game, "--out", str(out / "a.mov"))
-    assert r.returncode == 2 and "no database" in r.stderr
+    cases += [(["--data", str(tmp_path / "empty"), "--game", game, "--out", str(out / "a.mov")], "no database")]
+    for args, said in cases:  # in this process: a refusal starts nothing
+        capsys.readouterr()
+        assert main(["render", *data, *args]) == 2, args
+        assert said in capsys.readouterr().err, args
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert main(["render", *data, "--game", game, "--out", str(out / "a.mov")]) == 2
+    assert "apt-get install ffmpeg" in capsys.readouterr().err
+    monkeypatch.undo()
+    r = cli(*data, "--game", "g999", "--out", str(out / "a.mov"))  # and from the command line
+    assert r.returncode == 2 and "There is no game 'g999'" in r.stderr, r.stderr
     assert list(out.iterdir()) == [] and not (tmp_path / "empty").exists()
 
 
