@@ -55,12 +55,12 @@ function steps(n) {
 function render() {
   const grid = $("ograf-grid");
   if (!graphics.length) {
-    grid.replaceChildren(h("li", { class: "media-empty" }, t("media.ograf.empty")));
+    grid.replaceChildren(h("li", { class: "ograf-empty" }, t("media.ograf.empty")));
     return;
   }
   grid.replaceChildren(...graphics.map((g) => {
     const thumb = (g.thumbnails || [])[0];
-    return h("li", { class: "media-card ograf-card", "data-id": g.id },
+    return h("li", { class: "ograf-card", "data-id": g.id },
       h("div", { class: "media-thumb" }, thumb
         ? h("img", { src: thumb.url, alt: g.name, loading: "lazy" })
         : h("span", { class: "hint" }, t("media.ograf.no_thumb"))),
