@@ -75,6 +75,8 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--data", default=None, help="data folder (default: $CHGK_OVERLAY_DATA or ./chgk-data)")
     r.add_argument("--out", required=True, help="the file to write (.mov or .webm)")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.add_argument("--progress-file", default=None, metavar="FILE",
+                   help="also write the progress as JSON into FILE (the panel's renders read it)")
     return p
 
 
@@ -133,7 +135,7 @@ def render(args: argparse.Namespace) -> int:
         print(f"chgk-overlay render: {exc.message}", file=sys.stderr)
         return 2
     stopped = interruptible()  # Ctrl-C: stop at the next frame, remove the partial file
-    bar = _ProgressBar(sys.stderr, quiet=args.quiet)
+    bar = _ProgressBar(sys.stderr, quiet=args.quiet, file=args.progress_file)
     print(f"chgk-overlay render: {p.game} «{p.graphic}», {p.frames} frames at {p.fps} fps → {p.out}", file=sys.stderr)
     try:
         done = run(p, progress=bar.update, stopped=stopped)
@@ -154,15 +156,25 @@ def render(args: argparse.Namespace) -> int:
 class _ProgressBar:
     """`[#####-----] 120/500 frames  31.2 fps  0:12 left` on one line, at most 5 times a second."""
 
-    def __init__(self, out: Any, quiet: bool = False) -> None:
-        self.out, self.quiet, self.last, self.shown = out, quiet, 0.0, False
+    def __init__(self, out: Any, quiet: bool = False, file: str | None = None) -> None:
+        self.out, self.quiet, self.last, self.shown, self.file = out, quiet, 0.0, False, file
 
     def update(self, p: Any) -> None:
         import time
         now = time.monotonic()
-        if self.quiet or (now - self.last < 0.2 and p.done < p.total):
+        if now - self.last < 0.2 and p.done < p.total:
             return
-        self.last, self.shown = now, True
+        self.last = now
+        if self.file:
+            import json
+            tmp = self.file + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump({"done": p.done, "total": p.total, "fps": round(p.fps, 1),
+                           "left_s": None if p.left_s == float("inf") else round(p.left_s, 1)}, f)
+            os.replace(tmp, self.file)
+        if self.quiet:
+            return
+        self.shown = True
         filled = int(30 * p.done / p.total)
         left = p.left_s
         eta = f"{int(left) // 60}:{int(left) % 60:02d} left" if left != float("inf") else "--:-- left"

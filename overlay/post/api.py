@@ -22,7 +22,15 @@ class UnknownThing(InputError):
 
 
 def register(app: Flask) -> None:
+    from pathlib import Path
+
+    from .jobs import Renders
+    app.extensions["chgk_renders"] = Renders(Path(app.config["DATA"]), now_ms)
     app.register_blueprint(bp)
+
+
+def renders() -> Any:
+    return current_app.extensions["chgk_renders"]
 
 
 def _fmt() -> str:
@@ -66,3 +74,50 @@ def rundown_as_run_door(rundown_id: str) -> Any:
                store.query("SELECT at, kind, body FROM journal WHERE kind='graphics' ORDER BY id")]
     log = rundown_as_run(journal, rundown_id, fps=fps, timecode=request.args.get("timecode"))
     return _answer(log, f"as-run-{rundown_id}")
+
+
+# renders for the panel (operators) ------------------------------------------------------------------
+
+@bp.post("/renders")
+@operator_required
+def start_render() -> Any:
+    from ..web.api import body
+    from .jobs import check_finished
+    b = body()
+    if not isinstance(b, dict):
+        raise InputError("bad_field", "Send {\"game\", \"graphic\", \"format\", \"fps\"}.")
+    live = services().sessions.get(b.get("game"))
+    check_finished(live.game.status)
+    fps = b.get("fps", 25)
+    job = renders().start(live.id, b.get("graphic", "scoreboard"), b.get("format", "prores"),
+                          fps if isinstance(fps, int) else -1)
+    return jsonify(job.view()), 202
+
+
+@bp.get("/renders")
+@operator_required
+def list_renders() -> Any:
+    return jsonify(renders=renders().list())
+
+
+@bp.get("/renders/<job_id>")
+@operator_required
+def one_render(job_id: str) -> Any:
+    return jsonify(renders().get(job_id).view())
+
+
+@bp.get("/renders/<job_id>/file")
+@operator_required
+def render_file(job_id: str) -> Any:
+    from flask import send_file
+    job = renders().get(job_id)
+    if job.status != "done" or not job.path.exists():
+        raise UnknownThing("render_not_ready", f"Render {job_id} has no file ({job.status}).")
+    return send_file(job.path, as_attachment=True, download_name=job.path.name,
+                     mimetype="video/quicktime" if job.fmt == "prores" else "video/webm")
+
+
+@bp.delete("/renders/<job_id>")
+@operator_required
+def stop_render(job_id: str) -> Any:
+    return jsonify(renders().stop(job_id))

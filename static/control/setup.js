@@ -65,8 +65,70 @@ function renderGames() {
                   h("td", {}, t(`rules.${g.rules}`)),
                   h("td", { class: "score-cell" }, `${g.score.experts} : ${g.score.viewers}`),
                   h("td", {}, statusText(g)),
-                  h("td", {}, action)));
+                  h("td", {}, action, g.status === "finished" ? renderForm(g) : "")));
   }
+}
+
+// ---- renders: a finished game's graphic as a video with alpha (POST /api/renders) --------------
+
+const RENDER_GRAPHICS = ["scoreboard", "timer", "table", "question", "full", "result", "show"];
+
+const renderChoice = {}; // per game: what its form was set to (the list is redrawn on every state)
+
+function renderForm(g) {
+  const chosen = (renderChoice[g.id] ??= { graphic: "scoreboard", format: "prores" });
+  const graphic = h("select", { class: "render-graphic", "aria-label": t("render.graphic") },
+                    ...RENDER_GRAPHICS.map((name) => h("option", { value: name }, name)));
+  const format = h("select", { class: "render-format", "aria-label": t("render.format") },
+                   h("option", { value: "prores" }, "ProRes 4444 (.mov)"), h("option", { value: "webm" }, "WebM VP9 (.webm)"));
+  graphic.value = chosen.graphic;
+  format.value = chosen.format;
+  graphic.addEventListener("change", () => { chosen.graphic = graphic.value; });
+  format.addEventListener("change", () => { chosen.format = format.value; });
+  const go = h("button", { type: "button", class: "btn render-start", "data-game": g.id }, t("render.start"));
+  go.addEventListener("click", async () => {
+    const r = await api("POST", "/api/renders", { game: g.id, graphic: graphic.value, format: format.value });
+    if (!r.ok) noticeRefusal(r.data?.error);
+    loadRenders();
+  });
+  return h("span", { class: "render-form" }, graphic, format, go);
+}
+
+let rendersTimer = null;
+
+async function loadRenders() {
+  clearTimeout(rendersTimer);
+  const data = await apiData("GET", "/api/renders");
+  if (!data) return;
+  const list = data.renders || [];
+  $("renders").hidden = !list.length;
+  $("renders-list").replaceChildren(...[...list].reverse().map(renderItem));
+  if (list.some((j) => j.status === "running")) rendersTimer = setTimeout(loadRenders, 1000);
+}
+
+function renderItem(j) {
+  const name = `${j.game} · ${j.graphic} · ${j.format === "prores" ? "ProRes 4444" : "WebM"}`;
+  let what;
+  if (j.status === "running") {
+    const left = Number.isFinite(j.left_s) ? `${Math.floor(j.left_s / 60)}:${String(Math.round(j.left_s % 60)).padStart(2, "0")}` : "…";
+    what = [h("progress", { max: j.total || 1, value: j.done || 0 }),
+            h("span", { class: "render-progress" }, t("render.running", { done: j.done || 0, total: j.total ?? "…",
+                                                                             fps: j.frames_per_s ?? "…", left })),
+            h("button", { type: "button", class: "btn render-stop", onclick: () => dropRender(j.id) }, t("render.stop"))];
+  } else if (j.status === "done") {
+    what = [h("a", { class: "btn btn-primary render-download", href: j.url, download: "" }, t("render.download")),
+            h("button", { type: "button", class: "btn render-delete", onclick: () => dropRender(j.id) }, t("render.delete"))];
+  } else {
+    what = [h("span", { class: "render-error" }, j.status === "stopped" ? t("render.stopped") : t("render.failed", { error: j.error || "" })),
+            h("button", { type: "button", class: "btn render-delete", onclick: () => dropRender(j.id) }, t("render.delete"))];
+  }
+  return h("li", { class: `render-item is-${j.status}`, "data-render": j.id }, h("span", { class: "render-name" }, name), ...what);
+}
+
+async function dropRender(id) {
+  const r = await api("DELETE", `/api/renders/${id}`);
+  if (!r.ok) noticeRefusal(r.data?.error);
+  loadRenders();
 }
 
 /** Switching the game on air mid-show changes every screen: ask once, naming both games. */
@@ -729,6 +791,7 @@ function init() {
   if (new URLSearchParams(location.search).get("rules") === "club") $("f-rules-club").checked = true;
   applyRules();
   loadGames();
+  loadRenders();
   loadPacks();
   loadLeague();
 }
@@ -742,6 +805,7 @@ conn.on("state", () => {
 });
 onLangChange(() => {
   renderGames();
+  loadRenders();
   document.querySelectorAll(".player-input").forEach((el, i) => {
     el.placeholder = t("setup.player_n", { n: i + 1 });
     el.setAttribute("aria-label", el.placeholder);
