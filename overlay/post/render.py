@@ -279,18 +279,41 @@ def page_server(data: Path) -> tuple[Any, int]:
 # encoding ------------------------------------------------------------------------------------------
 
 def ffmpeg_command(p: Plan, target: Path, width: int = 1920, height: int = 1080) -> list[str]:
+    """The encoder of the frames piped in. ProRes gets each different frame once (see `repeat`)."""
     # raw RGBA frames: an unchanged frame is written again, never decoded again
     cmd = [p.ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
            "-s", f"{width}x{height}", "-framerate", str(p.fps), "-i", "-"]
     if p.fmt == "prores":
         # ProRes 4444 with its alpha channel (prores_aw: the same format as prores_ks, twice as fast)
-        cmd += ["-c:v", "prores_aw", "-profile:v", "4", "-pix_fmt", "yuva444p10le", "-vendor", "apl0",
-                "-timecode", p.timecode, "-f", "mov"]
+        cmd += ["-c:v", "prores_aw", "-profile:v", "4", "-pix_fmt", "yuva444p10le", "-vendor", "apl0", "-f", "mov"]
     else:
         cmd += ["-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-deadline", "realtime", "-cpu-used", "8",
                 "-row-mt", "1", "-b:v", "0", "-crf", "30", "-auto-alt-ref", "0",
                 "-metadata", f"timecode={p.timecode}", "-f", "webm"]
     return cmd + [str(target)]
+
+
+def _quoted(path: Path) -> str:
+    return "'" + str(path).replace("'", "'\\''") + "'"
+
+
+def repeat_command(p: Plan, frames: Path, order: list[int], listing: Path, target: Path) -> list[str]:
+    """ProRes is intra-only: a repeated frame is the same bytes. The different frames were
+    encoded once (`frames`); this copies their packets into the final file in `order` (frame n
+    shows different frame order[n]) with FFmpeg's concat demuxer, one entry per run of
+    consecutive frames, no frame encoded twice."""
+    fd = p.frame_ms / 1000
+    lines = ["ffconcat version 1.0"]
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and order[j + 1] == order[j] + 1:
+            j += 1
+        lines += [f"file {_quoted(frames)}", f"inpoint {order[i] * fd:.6f}", f"outpoint {(order[j] + 1) * fd:.6f}"]
+        i = j + 1
+    listing.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return [p.ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing),
+            "-c", "copy", "-r", str(p.fps), "-timecode", p.timecode, "-f", "mov", str(target)]
 
 
 @dataclass
@@ -340,9 +363,14 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
     frame numbers whose PNG and page texts are returned too (`probes`: {n: {"at", "png", "page"}})."""
     from playwright.sync_api import Error as PlaywrightError, sync_playwright
 
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{p.out.name}.", suffix=".part", dir=p.out.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
+    temps = []
+    for suffix in (".part", ".frames.part", ".list.part"):
+        fd, name = tempfile.mkstemp(prefix=f".{p.out.name}.", suffix=suffix, dir=p.out.parent)
+        os.close(fd)
+        temps.append(Path(name))
+    tmp, distinct, listing = temps
+    once = p.fmt == "prores"  # each different frame encoded once, then repeated by packet (repeat_command)
+    order: list[int] = []
     server = None
     enc: subprocess.Popen | None = None
     err_file = tempfile.TemporaryFile()
@@ -351,7 +379,7 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
     probes: dict[int, dict] = {}
     try:
         server, port = page_server(p.data)
-        enc = subprocess.Popen(ffmpeg_command(p, tmp, width, height), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        enc = subprocess.Popen(ffmpeg_command(p, distinct if once else tmp, width, height), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                stderr=err_file, start_new_session=True)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -385,6 +413,7 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
                     page.evaluate(step, [nxt, first + _deliveries(p, t, nxt), p.frame_ms])
                     first, t = [], nxt
                 frame = b""
+                sent = 0
                 for n in range(p.frames):
                     if stopped():
                         raise Stopped()
@@ -396,11 +425,17 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
                                                                    "fromSurface": True, "captureBeyondViewport": True})
                         frame = _rgba(base64.b64decode(shot["data"]), width, height)
                         drawn += 1
+                        fresh = True
                         if n in probe:
                             probes[n] = {"at": at, "png": base64.b64decode(shot["data"]), "page": page.evaluate(PROBE_JS)}
+                    else:
+                        fresh = False
                     try:
                         assert enc.stdin is not None
-                        enc.stdin.write(frame)
+                        if fresh or not once:
+                            enc.stdin.write(frame)
+                            sent += 1
+                        order.append(sent - 1)
                     except (BrokenPipeError, OSError):
                         raise RenderError("ffmpeg_failed", _ffmpeg_said(enc, err_file)) from None
                     if progress:
@@ -423,6 +458,13 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
             pass
         if enc.wait() != 0:
             raise RenderError("ffmpeg_failed", _ffmpeg_said(enc, err_file))
+        if once:
+            if stopped():
+                raise Stopped()
+            enc = subprocess.Popen(repeat_command(p, distinct, order, listing, tmp), stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, stderr=err_file, start_new_session=True)
+            if enc.wait() != 0:
+                raise RenderError("ffmpeg_failed", _ffmpeg_said(enc, err_file))
         os.replace(tmp, p.out)
         seconds = time.monotonic() - began
         return {"out": str(p.out), "frames": p.frames, "drawn": drawn, "seconds": seconds,
@@ -434,7 +476,8 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
         if server is not None:
             server.shutdown()
         err_file.close()
-        tmp.unlink(missing_ok=True)
+        for t in temps:
+            t.unlink(missing_ok=True)
 
 
 def _rgba(png: bytes, width: int, height: int) -> bytes:

@@ -221,8 +221,11 @@ def test_ctrl_c_stops_cleanly_and_leaves_no_half_file(recorded: tuple[Server, st
     srv, game, _ = recorded
     err = tmp_path / "stderr.txt"
     with open(err, "w") as f:
+        # the slowest kind of render (a frame drawn and VP9-encoded every 20 ms of game): seconds of
+        # work are left when the first progress line shows
         proc = subprocess.Popen([sys.executable, "-m", "overlay", "render", "--data", str(srv.data), "--game", game,
-                                 "--out", str(tmp_path / "game.mov")], cwd=ROOT, stderr=f, start_new_session=True)
+                                 "--graphic", "timer", "--fps", "50", "--out", str(tmp_path / "game.webm")],
+                                cwd=ROOT, stderr=f, start_new_session=True)
     try:
         wait_for(lambda: " frames " in err.read_text(), timeout=60, what="the progress bar")
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
