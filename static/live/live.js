@@ -31,7 +31,11 @@ export default function create(stage, ctx) {
     setName(field("experts"), (team || state.experts)?.name || t("experts"));
     setText(field("score-experts"), String(state.score?.experts ?? 0));
     setText(field("score-viewers"), String(state.score?.viewers ?? 0));
-    setText(field("winner"), state.winner ? t(`winner_${state.winner}`) : state.status === "finished" ? t("live_game_over") : "");
+    // after a decisive round's grant (RULES.md 1.8: 0:0, the round decides) the score it came from
+    const before = state.decisive?.active ? state.decisive.before : null;
+    const story = before ? t("decisive_story", { experts: before.experts, viewers: before.viewers }) : "";
+    const end = state.winner ? t(`winner_${state.winner}`) : state.status === "finished" ? t("live_game_over") : "";
+    setText(field("winner"), [end, story].filter(Boolean).join(" · "));
     const round = revealed(state, ctx.clock) ? state.round : null;
     document.body.classList.toggle("has-round", !!round);
     if (round) {

@@ -109,3 +109,19 @@ def test_an_ordinary_win_has_no_decisive_line(server: Server, tab: Tab) -> None:
     wait_on_air(page, "result")
     assert page.locator("[data-ref=decisive]").is_hidden()
     assert "решающий" not in page.inner_text("[data-part=result]").lower()
+
+
+def test_the_audience_page_tells_the_same_story(server: Server, tab: Tab) -> None:
+    game = five_all(server)
+    page = tab.page
+    page.goto(f"{server.url}/live")
+    page.wait_for_function("() => document.querySelector('[data-field=score-experts]').textContent === '5'")
+    grant(server, game)
+    page.wait_for_function("() => document.querySelector('[data-field=winner]').textContent !== ''")
+    assert page.inner_text("[data-field=winner]") == "5 : 5 → решающий раунд"
+    server.play(game, "spin", landed=13)
+    server.play(game, "start_timer")
+    server.play(game, "judge", correct=True)
+    page.wait_for_function("() => document.querySelector('[data-field=score-experts]').textContent === '6'")
+    assert page.inner_text("[data-field=winner]") == "Победа знатоков · 5 : 5 → решающий раунд"
+    assert tab.errors == []
