@@ -94,6 +94,19 @@ export function fitLines(el, maxPx, minPx, maxLines = 2) {
   return (el.dataset.fit = "over");
 }
 
+/** After a decisive round's grant (RULES.md 1.8: the score shows 0:0, the round decides) the
+ * score it was granted at, «5 : 5 → решающий раунд»; else "". */
+export function decisiveStory(state, t) {
+  const b = state?.decisive?.active ? state.decisive.before : null;
+  return b ? t("decisive_story", { experts: b.experts, viewers: b.viewers }) : "";
+}
+
+/** The game's end in one line (/live): the winner, or «Игра окончена», and a decisive round's story. */
+export function endLine(state, t) {
+  const end = state.winner ? t(`winner_${state.winner}`) : state.status === "finished" ? t("live_game_over") : "";
+  return [end, decisiveStory(state, t)].filter(Boolean).join(" · ");
+}
+
 /** The experts' display name for either rule set. */
 export function expertsName(state, t) {
   if (!state) return t("experts");

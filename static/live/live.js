@@ -2,7 +2,7 @@
 // public state holds nothing earlier), club tables, game table, the league's season rating
 // (fetched again on each `league` notice). Plain, for a phone: redrawn from each state.
 
-import { bdi, h, setName, setText } from "../lib/dom.js";
+import { bdi, endLine, h, setName, setText } from "../lib/dom.js";
 import { leagueText } from "../lib/league.js";
 import { revealed } from "../lib/reveal.js";
 import { formatRemaining, remainingMs } from "../lib/timer.js";
@@ -31,11 +31,7 @@ export default function create(stage, ctx) {
     setName(field("experts"), (team || state.experts)?.name || t("experts"));
     setText(field("score-experts"), String(state.score?.experts ?? 0));
     setText(field("score-viewers"), String(state.score?.viewers ?? 0));
-    // after a decisive round's grant (RULES.md 1.8: 0:0, the round decides) the score it came from
-    const before = state.decisive?.active ? state.decisive.before : null;
-    const story = before ? t("decisive_story", { experts: before.experts, viewers: before.viewers }) : "";
-    const end = state.winner ? t(`winner_${state.winner}`) : state.status === "finished" ? t("live_game_over") : "";
-    setText(field("winner"), [end, story].filter(Boolean).join(" · "));
+    setText(field("winner"), endLine(state, t));
     const round = revealed(state, ctx.clock) ? state.round : null;
     document.body.classList.toggle("has-round", !!round);
     if (round) {

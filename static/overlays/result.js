@@ -2,7 +2,7 @@
 // it), the prizes the viewers won. Shown when the game is finished, or when the operator takes
 // "result" to air (graphics `show`).
 
-import { bdi, expertsName, part, setName, setText, show, translateAll } from "../lib/dom.js";
+import { bdi, decisiveStory, expertsName, part, setName, setText, show, translateAll } from "../lib/dom.js";
 
 export default function create(root, ctx) {
   const el = part(root, "result");
@@ -30,9 +30,9 @@ export default function create(root, ctx) {
     setText(f.viewers, state.score?.viewers ?? 0);
     // Won or lost in the decisive round (RULES.md 1.8): it reset the score, so 6 : 0 alone would
     // read as a shutout; the score the experts asked at says how the game really went.
-    const before = state.decisive?.active ? state.decisive.before : null;
-    el.classList.toggle("decisive", !!before);
-    setText(f.decisive, before ? t("decisive_story", { experts: before.experts, viewers: before.viewers }) : "");
+    const story = decisiveStory(state, t);
+    el.classList.toggle("decisive", !!story);
+    setText(f.decisive, story);
 
     f.bestRow.classList.toggle("none", !state.best_player);
     setName(f.best, state.best_player || "");
