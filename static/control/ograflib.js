@@ -42,10 +42,32 @@ async function remove(g) {
     notice("ok", text, "", { code: "ok", ms: 2000 });
   } else {
     const { title, detail, dev } = refusalText(r.data?.error);
-    result("error", `«${g.name}»: ${title}`, detail);
-    notice("error", title, detail, { code: r.data?.error?.code, dev });
+    // in use: which rundown items and layers, in the panel's words (the API's used_by is English)
+    const uses = r.status === 409 ? (await usesOf(g)).join("; ") : detail;
+    result("error", `«${g.name}»: ${title}`, uses);
+    notice("error", title, uses, { code: r.data?.error?.code, dev });
   }
   await load();
+}
+
+/** What names graphic `g` now: rundown items (`ograf:<id>`) and layers on air. */
+async function usesOf(g) {
+  const name = `ograf:${g.id}`;
+  const out = [];
+  const list = await api("GET", "/api/rundowns");
+  for (const rd of list.ok ? list.data.rundowns : []) {
+    const doc = await api("GET", `/api/rundowns/${encodeURIComponent(rd.id)}`);
+    for (const seg of doc.ok ? doc.data.segments : []) {
+      for (const item of seg.items) {
+        if (item.graphic === name) out.push(t("media.use.rundown_item", { rundown: rd.name, item: item.label }));
+      }
+    }
+  }
+  const air = await api("GET", "/api/graphics");
+  for (const [layer, e] of Object.entries((air.ok && air.data.layers) || {})) {
+    if (e.graphic === name) out.push(t("media.use.layer_on_air", { layer, graphic: g.name }));
+  }
+  return out;
 }
 
 function steps(n) {

@@ -116,7 +116,8 @@ def test_ograf_packages_upload_list_and_delete_from_the_media_page(media: MediaP
     item_id = item["id"] if "id" in item else [i for s in item["segments"] for i in s["items"]][-1]["id"]
     card.locator('[data-action="delete"]').click()
     expect(page.locator("#ograf-result")).to_contain_text(
-        "«Hello (test)»: Графика используется: сначала уберите её из сценариев и эфира")
+        "«Hello (test)»: Графика используется: сначала уберите её из сценариев и эфира "
+        "сценарий «С графикой», элемент «Привет»")
     expect(card).to_be_visible()
     srv.api("DELETE", f"/api/rundowns/{rid}/items/{item_id}")
     card.locator('[data-action="delete"]').click()
