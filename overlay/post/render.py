@@ -408,26 +408,30 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
                          {"at": pre, "ev": "graphics", "payload": p.graphics.payload(gi, pre)}]
                 step = "([t, d, f]) => window.__render.step(t, d, f)"
                 t = pre
-                while t + p.frame_ms < p.start:
+                while t + p.frame_ms < p.start:  # the pre-roll: stepped, and drawn but not kept
                     nxt = t + p.frame_ms
                     page.evaluate(step, [nxt, first + _deliveries(p, t, nxt), p.frame_ms])
                     first, t = [], nxt
+                    # every state is drawn once, at its step, as every kept frame is: Chromium's
+                    # choices for a layer (the raster scale of a scaled text) are made on the
+                    # frames it draws, which must not be whichever real-time moment it drew
+                    cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, "fromSurface": True,
+                                                        "captureBeyondViewport": True,
+                                                        "clip": {"x": 0, "y": 0, "width": 2, "height": 2, "scale": 1}})
                 frame = b""
                 sent = 0
                 for n in range(p.frames):
                     if stopped():
                         raise Stopped()
                     at = p.frame_at(n)
-                    changed = page.evaluate(step, [at, first + _deliveries(p, t, at), p.frame_ms])
+                    looked = page.evaluate(step, [at, first + _deliveries(p, t, at), p.frame_ms])
                     first, t = [], at
-                    if changed or not frame or n in probe:
-                        shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True,
-                                                                   "fromSurface": True, "captureBeyondViewport": True})
-                        frame = _rgba(base64.b64decode(shot["data"]), width, height)
+                    if looked["changed"] or not frame or n in probe:
+                        frame = _capture(cdp, width, height)
                         drawn += 1
                         fresh = True
                         if n in probe:
-                            probes[n] = {"at": at, "png": base64.b64decode(shot["data"]), "page": page.evaluate(PROBE_JS)}
+                            probes[n] = {"at": at, "png": _png(frame, width, height), "page": page.evaluate(PROBE_JS)}
                     else:
                         fresh = False
                     try:
@@ -480,14 +484,26 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
             t.unlink(missing_ok=True)
 
 
-def _rgba(png: bytes, width: int, height: int) -> bytes:
+def _capture(cdp: Any, width: int, height: int) -> bytes:
+    """The frame as raw RGBA: the whole viewport, captured with its transparency. (Capturing only
+    the part where something is drawn was tried: no faster here, and not always the same pixels.)"""
     from PIL import Image
 
-    with Image.open(io.BytesIO(png)) as im:
-        im = im.convert("RGBA")
-        if im.size != (width, height):
-            raise RenderError("browser_failed", f"Chromium drew {im.size[0]}×{im.size[1]}, not {width}×{height}.")
-        return im.tobytes()
+    shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, "fromSurface": True,
+                                               "captureBeyondViewport": True})
+    with Image.open(io.BytesIO(base64.b64decode(shot["data"]))) as im:
+        frame = im.convert("RGBA")
+    if frame.size != (width, height):
+        raise RenderError("browser_failed", f"Chromium drew {frame.size[0]}×{frame.size[1]}, not {width}×{height}.")
+    return frame.tobytes()
+
+
+def _png(rgba: bytes, width: int, height: int) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.frombytes("RGBA", (width, height), rgba).save(out, format="PNG")
+    return out.getvalue()
 
 
 def _ffmpeg_said(enc: subprocess.Popen, err_file: Any) -> str:

@@ -47,11 +47,13 @@
   };
   window.cancelAnimationFrame = (id) => rafs.delete(id);
 
-  // a macrotask boundary (not clamped as nested timeouts are): every microtask has run
-  const channel = new MessageChannel();
-  const waiting = [];
-  channel.port1.onmessage = () => waiting.shift()?.();
-  const drain = () => new Promise((resolve) => { waiting.push(resolve); channel.port2.postMessage(0); });
+  // Lets the promise chains a callback started run to their end, within the same task: no
+  // frame is rendered in between, so the compositor only ever sees a frame's finished state (a
+  // macrotask boundary here would let Chromium draw half-stepped states at real-time moments,
+  // and its raster-scale choices for scaled text would then differ from run to run).
+  const drain = async () => {
+    for (let i = 0; i < 32; i++) await null;
+  };
 
   const seen = new WeakMap(); // animation → {t0, c0}: when it was first seen and its own time then
   function observe() {
@@ -137,7 +139,7 @@
       const sig = `${document.body.outerHTML}\u0000${running.join()}\u0000${images.join()}`;
       const changed = sig !== lastSig || running.length > 0;
       lastSig = sig;
-      return changed;
+      return { changed };
     },
   };
   void realTimeout;
