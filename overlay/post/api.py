@@ -24,8 +24,11 @@ class UnknownThing(InputError):
 def register(app: Flask) -> None:
     from pathlib import Path
 
+    import atexit
+
     from .jobs import Renders
-    app.extensions["chgk_renders"] = Renders(Path(app.config["DATA"]), now_ms)
+    jobs = app.extensions["chgk_renders"] = Renders(Path(app.config["DATA"]), now_ms)
+    atexit.register(jobs.close)  # a server stopping stops its renders (each removes its partial file)
     app.register_blueprint(bp)
 
 

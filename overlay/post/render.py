@@ -401,6 +401,10 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
                 query = f"game={p.game}&lang={p.lang}" + (f"&theme={p.theme}" if p.theme else "")
                 page.goto(f"http://127.0.0.1:{port}/overlays/{p.graphic}?{query}", wait_until="load")
                 page.wait_for_function("() => window.__render && window.__render.socket")
+                # every font face of the page loaded now: a face first needed mid-game (a weight,
+                # a script) would otherwise load in real time between two frames
+                page.evaluate("() => Promise.all([...document.fonts].map((f) => f.load().catch(() => null)))"
+                              ".then(() => document.fonts.ready).then(() => true)")
                 # the page is connected before the first frame, and sees what the server had then
                 gi = p.graphics.index_at(pre)
                 first = [{"at": pre, "ev": "connect"},
@@ -490,7 +494,8 @@ def _capture(cdp: Any, width: int, height: int) -> bytes:
     from PIL import Image
 
     shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, "fromSurface": True,
-                                               "captureBeyondViewport": True})
+                                               "captureBeyondViewport": True,  # (a full, fresh draw)
+                                               "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
     with Image.open(io.BytesIO(base64.b64decode(shot["data"]))) as im:
         frame = im.convert("RGBA")
     if frame.size != (width, height):
