@@ -419,9 +419,7 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
                     # every state is drawn once, at its step, as every kept frame is: Chromium's
                     # choices for a layer (the raster scale of a scaled text) are made on the
                     # frames it draws, which must not be whichever real-time moment it drew
-                    cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, "fromSurface": True,
-                                                        "captureBeyondViewport": True,
-                                                        "clip": {"x": 0, "y": 0, "width": 2, "height": 2, "scale": 1}})
+                    _draw(cdp)
                 frame = b""
                 sent = 0
                 for n in range(p.frames):
@@ -486,6 +484,13 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
         err_file.close()
         for t in temps:
             t.unlink(missing_ok=True)
+
+
+def _draw(cdp: Any) -> None:
+    """Makes Chromium draw the page as it is now (a capture of 2×2 pixels, thrown away)."""
+    cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, "fromSurface": True,
+                                        "captureBeyondViewport": True,
+                                        "clip": {"x": 0, "y": 0, "width": 2, "height": 2, "scale": 1}})
 
 
 def _capture(cdp: Any, width: int, height: int) -> bytes:
