@@ -284,8 +284,6 @@ def _safe_info(graphic_id: str) -> dict:
 
 def _target(value: Any) -> str:
     """The layer a RenderTargetIdentifier names ({"layer": name}; in a query, JSON text)."""
-    import json
-
     from ..rundown.model import parse_layer
     if isinstance(value, str):
         try:
@@ -378,7 +376,6 @@ def _clean_data(graphic_id: str, data: Any) -> dict:
     if data is None:  # the spec requires `data` in load and update: a request without it is malformed
         raise InputError("bad_field", "'params.data' is required: the graphic's data (an object, {} for none).")
     if isinstance(data, str):  # the spec's example sends the data as JSON text
-        import json
         try:
             data = json.loads(data)
         except ValueError:
