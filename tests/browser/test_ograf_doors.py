@@ -48,16 +48,27 @@ class Remote:
             do_POST = do_GET
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.timeout = 0.2
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.running = True
+        threading.Thread(target=self._serve, daemon=True).start()
         # and a STUN server's address: whatever datagram reaches it is recorded
         self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.udp.bind(("127.0.0.1", 0))
         self.udp.settimeout(0.2)
         self.stun = f"stun:127.0.0.1:{self.udp.getsockname()[1]}"
         self.datagrams: list[bytes] = []
-        self.running = True
         threading.Thread(target=self._listen, daemon=True).start()
+
+    def _serve(self) -> None:
+        # its own loop, not serve_forever: closing must not wait on a thread (serve_forever's
+        # shutdown() does). In a worker where an earlier module left eventlet's threading in place,
+        # that wait never ended and held the whole run.
+        while self.running:
+            try:
+                self.httpd.handle_request()
+            except (OSError, ValueError):
+                return
 
     def _listen(self) -> None:
         while self.running:
@@ -67,8 +78,7 @@ class Remote:
                 continue
 
     def close(self) -> None:
-        self.running = False
-        self.httpd.shutdown()
+        self.running = False  # both loops leave within their 0.2 s timeouts; nothing waits for them
         self.httpd.server_close()
         self.udp.close()
 
