@@ -7,9 +7,8 @@ and no datagram reaches the stand-ins; the output removes a frame that navigated
 says why and takes the item off air."""
 from __future__ import annotations
 
-import http.server
-import socket
-import threading
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,65 +26,67 @@ RED = b"<!doctype html><html><body style='margin:0;background:#f00;width:1920px;
       b"<script>new Image().src='/script-ran'</script></body></html>"
 
 
+# The stand-ins run in a process of their own: no thread of the test's to wait for when they close
+# (a stand-in served from a thread once held a whole run in its teardown, in a worker where an
+# earlier module had left eventlet's hub on the main thread).
+STAND_IN = r"""
+import http.server, socket, sys, threading
+red, log = sys.argv[1].encode(), sys.argv[2]
+def note(kind, text):
+    with open(log, "a", encoding="utf-8") as f:
+        f.write(kind + " " + text + "\n")
+class Handler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args): pass
+    def do_GET(self):
+        note("GET", self.path)
+        self.send_response(200); self.send_header("Content-Type", "text/html"); self.end_headers()
+        self.wfile.write(red)
+    do_POST = do_GET
+httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); udp.bind(("127.0.0.1", 0))
+def listen():
+    while True:
+        note("UDP", repr(udp.recv(2048)))
+threading.Thread(target=listen, daemon=True).start()
+print(httpd.server_address[1], udp.getsockname()[1], flush=True)
+httpd.serve_forever()
+"""
+
+
 class Remote:
-    """The stand-in for another site: every request it gets is recorded; it answers a red page."""
+    """The stand-in for another site (every request it gets is recorded; it answers a red page)
+    and a STUN server's address (every datagram recorded), in a process of their own."""
 
-    def __init__(self) -> None:
-        self.requests: list[str] = []
-        seen = self.requests
+    def __init__(self, folder: Path) -> None:
+        self.log = folder / "stand-in.log"
+        self.log.write_text("", encoding="utf-8")
+        self.proc = subprocess.Popen([sys.executable, "-c", STAND_IN, RED.decode(), str(self.log)],
+                                     stdout=subprocess.PIPE, text=True)
+        http_port, udp_port = self.proc.stdout.readline().split()
+        self.url = f"http://127.0.0.1:{http_port}"
+        self.stun = f"stun:127.0.0.1:{udp_port}"
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
+    def _seen(self, kind: str) -> list[str]:
+        return [line[len(kind) + 1:] for line in self.log.read_text(encoding="utf-8").splitlines()
+                if line.startswith(kind + " ")]
 
-            def do_GET(self) -> None:
-                seen.append(self.path)
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html")
-                self.end_headers()
-                self.wfile.write(RED)
+    @property
+    def requests(self) -> list[str]:
+        return self._seen("GET")
 
-            do_POST = do_GET
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.timeout = 0.2
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.running = True
-        threading.Thread(target=self._serve, daemon=True).start()
-        # and a STUN server's address: whatever datagram reaches it is recorded
-        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.udp.bind(("127.0.0.1", 0))
-        self.udp.settimeout(0.2)
-        self.stun = f"stun:127.0.0.1:{self.udp.getsockname()[1]}"
-        self.datagrams: list[bytes] = []
-        threading.Thread(target=self._listen, daemon=True).start()
-
-    def _serve(self) -> None:
-        # its own loop, not serve_forever: closing must not wait on a thread (serve_forever's
-        # shutdown() does). In a worker where an earlier module left eventlet's threading in place,
-        # that wait never ended and held the whole run.
-        while self.running:
-            try:
-                self.httpd.handle_request()
-            except (OSError, ValueError):
-                return
-
-    def _listen(self) -> None:
-        while self.running:
-            try:
-                self.datagrams.append(self.udp.recv(2048))
-            except OSError:
-                continue
+    @property
+    def datagrams(self) -> list[str]:
+        return self._seen("UDP")
 
     def close(self) -> None:
-        self.running = False  # both loops leave within their 0.2 s timeouts; nothing waits for them
-        self.httpd.server_close()
-        self.udp.close()
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+        self.proc.stdout.close()
 
 
 @pytest.fixture
-def remote() -> Iterator[Remote]:
-    r = Remote()
+def remote(tmp_path: Path) -> Iterator[Remote]:
+    r = Remote(tmp_path)
     yield r
     r.close()
 
