@@ -40,9 +40,11 @@ import struct
 import sys
 import time
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
-import aiohttp
-import socketio
+if TYPE_CHECKING:  # imported where used: the `ts` clients need neither (nor the bench extras)
+    import aiohttp
+    import socketio
 
 REV = re.compile(r'"rev":\s*(\d+)')
 
@@ -80,6 +82,8 @@ def emit_line(line: str) -> None:
 
 async def connect_all(url: str, pool: Pool, batch: int, event: str = "state") -> list[socketio.AsyncClient]:
     """`event` "graphics": the receipt of each `graphics` message, by its `seq` (a rundown take)."""
+    import socketio
+
     clients: list[socketio.AsyncClient] = []
     for start in range(0, pool.n, batch):
         group = []
@@ -114,6 +118,8 @@ class RawClient:
 
     async def run(self) -> None:
         ws, pool, i = self.ws, self.pool, self.i
+        import aiohttp
+
         async for msg in ws:
             t = time.perf_counter_ns()
             if msg.type != aiohttp.WSMsgType.TEXT:
@@ -136,6 +142,8 @@ class RawClient:
 
 
 async def connect_raw(url: str, pool: Pool, batch: int) -> list[RawClient]:
+    import aiohttp
+
     http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
     clients = [RawClient(pool, i, http) for i in range(pool.n)]
     for start in range(0, pool.n, batch):
