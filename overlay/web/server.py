@@ -20,6 +20,8 @@ from flask import Flask
 BACKLOG = 1024          # connections the kernel queues before we accept them (eventlet's default: 50)
 FD_RESERVE_SHARE = 10   # 1/10 of the open-files limit stays for the database, Redis, files, OSC…
 FD_RESERVE_MIN = 64
+# below this the log says the limit could not be raised far enough (5,000 overlays and a reserve)
+WANTED_OPEN_FILES = 8192
 # accept() failing for want of descriptors or memory: wait and retry, never end the server
 ACCEPT_LATER = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 
@@ -49,6 +51,11 @@ def limits(app: Flask) -> tuple[int, float]:
     header_timeout = _positive(app, "HEADER_TIMEOUT", 10.0, float)
     print(f"chgk-overlay: open files limit {open_files}: up to {cap} connections; "
           f"request headers within {header_timeout:g} s", file=sys.stderr, flush=True)
+    if open_files < WANTED_OPEN_FILES:
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        print(f"chgk-overlay: cannot raise the open files limit above {open_files} (hard limit "
+              f"{'unlimited' if hard == resource.RLIM_INFINITY else hard}): raise the hard limit "
+              f"(systemd LimitNOFILE=, ulimit -Hn) to hold more connections", file=sys.stderr, flush=True)
     return cap, header_timeout
 
 
