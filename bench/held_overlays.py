@@ -22,12 +22,14 @@ client has the previous. Reported:
   held connection (also after the commands, when the buffers have been used);
 * the panel while they are held: the command's own HTTP answer (POST with the token), a
   `GET /api/games/g1` sent right after it (during the fan-out's tail, if any) and one between
-  commands (idle held connections) — median, p99.
+  commands (idle held connections) — median, p99;
+* the server's CPU per command (its idle CPU with the clients held, pings and timers, taken
+  off), the cores it got meanwhile and how busy the whole machine was: on a shared machine the
+  delays are mostly waits for a core, which these say.
 """
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import resource
 import statistics
@@ -36,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import ClientPool, Server, machine, pct, rss_kb
+from _common import ClientPool, Server, busy_s, cpu_s, machine, pct, rss_kb
 from latency import Driver, send_cycle
 from tests.support import TOKEN
 
@@ -84,10 +86,15 @@ def run(args: argparse.Namespace, tmp: Path) -> dict:
             open_s = time.perf_counter() - t_open
             time.sleep(2)
             rss1 = rss_kb(srv.proc.pid)
-            # fresh keep-alive connections: the server closes one idle for 10 s (HEADER_TIMEOUT)
-            driver, panel = Driver(srv.url, TOKEN), Panel(srv.url, TOKEN)
             print(f"  {args.clients} held after {open_s:.1f} s; RSS {rss0 / 1024:.0f} → {rss1 / 1024:.0f} MB; "
                   f"load {machine().rsplit('load average ', 1)[1]}", file=sys.stderr, flush=True)
+            pid = srv.proc.pid
+            c0, w0 = cpu_s(pid), time.perf_counter()
+            time.sleep(5)  # held and idle: what pings and timers cost
+            idle_cores = (cpu_s(pid) - c0) / (time.perf_counter() - w0)
+            # fresh keep-alive connections: the server closes one idle for 10 s (HEADER_TIMEOUT)
+            driver, panel = Driver(srv.url, TOKEN), Panel(srv.url, TOKEN)
+            c0, b0, w0 = cpu_s(pid), busy_s(), time.perf_counter()
             last_ms, cmd_ms, get_busy, get_idle, revs, timeouts = [], [], [], [], [], 0
             for i in range(args.commands):
                 t0 = time.perf_counter_ns()
@@ -110,6 +117,9 @@ def run(args: argparse.Namespace, tmp: Path) -> dict:
                 if (i + 1) % 50 == 0:
                     print(f"  {i + 1} commands; last client median {statistics.median(last_ms):.1f} ms; "
                           f"load {machine().rsplit('load average ', 1)[1]}", file=sys.stderr, flush=True)
+            wall = time.perf_counter() - w0
+            server_cpu = cpu_s(pid) - c0
+            machine_cores = (busy_s() - b0) / wall
             rss2 = rss_kb(srv.proc.pid)
             receipts = pool.dump(timeout=120)
         finally:
@@ -120,6 +130,10 @@ def run(args: argparse.Namespace, tmp: Path) -> dict:
             "missed_receipts": sum(misses.values()), "commands_with_misses": sum(1 for m in misses.values() if m),
             "wait_timeouts": timeouts,
             "last_client_ms": figures(last_ms),
+            "server_cpu_ms_per_command": round((server_cpu - idle_cores * wall) / args.commands * 1000, 1),
+            "server_idle_cores": round(idle_cores, 3),
+            "server_cores_while_commands": round(server_cpu / wall, 2),
+            "machine_busy_cores_while_commands": round(machine_cores, 2),
             "rss_mb": [round(rss0 / 1024, 1), round(rss1 / 1024, 1), round(rss2 / 1024, 1)],
             "kb_per_connection": round((rss1 - rss0) / args.clients, 1),
             "kb_per_connection_after_commands": round((rss2 - rss0) / args.clients, 1),
