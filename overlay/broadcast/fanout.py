@@ -15,7 +15,7 @@ frame has to suit every overlay.
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, Container
 
 from engineio import packet as eio_packet
 from socketio import packet as sio_packet
@@ -51,13 +51,17 @@ class Fanout:
         # a copy: the driver's dict is shared by every engineio server in the process
         eio._async = dict(eio._async, websocket=tracked)
 
-    def emit(self, event: str, data: Any, namespace: str, rooms: list[str] | None = None) -> None:
-        """Send to every client in any of `rooms` (each once), or in the whole namespace."""
+    def emit(self, event: str, data: Any, namespace: str, rooms: list[str] | None = None,
+             alt: tuple[Container[str], str, Any] | None = None) -> None:
+        """Send to every client in any of `rooms` (each once), or in the whole namespace.
+        `alt` = (sids, event, data): the clients whose sid is in `sids` get that event instead
+        (an overlay that asked for patches); each of the two messages is framed once."""
         server = self.server
-        encoded = server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, data]).encode()
-        pkt = eio_packet.Packet(eio_packet.MESSAGE, encoded)
-        frame = _text_frame(pkt.encode()) if isinstance(encoded, str) else None
-        for _sid, eio_sid in server.manager.get_participants(namespace, rooms or None):
+        main = self._packet(event, data, namespace)
+        other = self._packet(alt[1], alt[2], namespace) if alt else None
+        chosen = alt[0] if alt else ()
+        for sid, eio_sid in server.manager.get_participants(namespace, rooms or None):
+            pkt, frame = other if other is not None and sid in chosen else main
             if frame is not None and self._write(eio_sid, frame):
                 self.direct += 1
                 continue
@@ -66,6 +70,12 @@ class Fanout:
                 server.eio.send_packet(eio_sid, pkt)
             except Exception:  # noqa: BLE001 - a client that vanished mid-loop must not stop the rest
                 pass
+
+    def _packet(self, event: str, data: Any, namespace: str) -> tuple[Any, bytes | None]:
+        """The Engine.IO packet for engineio's path and, for text, its websocket frame."""
+        encoded = self.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, data]).encode()
+        pkt = eio_packet.Packet(eio_packet.MESSAGE, encoded)
+        return pkt, (_text_frame(pkt.encode()) if isinstance(encoded, str) else None)
 
     def has_websocket(self, eio_sid: str) -> bool:
         """The client is on a websocket (eventlet, gevent: one this module writes to)."""

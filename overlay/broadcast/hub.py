@@ -12,6 +12,7 @@ from flask_socketio import SocketIO, emit, join_room, leave_room
 
 from ..web.auth import check_preview_key, logged_in, on_logout, token_attempt
 from .fanout import fanout
+from .patch import PATCH, patch
 from ..rules import InputError
 from ..core.session import Change
 from ..web.services import Services, services
@@ -53,10 +54,13 @@ def _follow(svc: Services, game_id: Any, public: bool) -> dict:
 
 @socketio.on("connect", namespace=OVERLAY)
 def overlay_connect(auth: Any = None) -> None:
-    """An overlay connects: it follows the on-air game and gets the state and graphics at once."""
+    """An overlay connects: it follows the on-air game and gets the state and graphics at once.
+    `auth: {"patches": 1}`: later changes come as `state_patch` (overlay/broadcast/patch.py)."""
     svc = services()
     join_room(AIR)
     svc.followers[request.sid] = None
+    if isinstance(auth, dict) and auth.get("patches"):
+        svc.patchers.add(request.sid)
     emit("state", _state(svc, None, public=True))
     emit("graphics", svc.graphics.payload())
     if isinstance(auth, dict) and auth.get("preview") and svc.rundowns is not None:
@@ -85,12 +89,21 @@ def overlay_disconnect(*_: Any) -> None:
     svc = services()
     svc.followers.pop(request.sid, None)
     svc.overlays.pop(request.sid, None)
+    svc.patchers.discard(request.sid)
 
 
 @socketio.on("follow", namespace=OVERLAY)
 def overlay_follow(data: Any = None, *_: Any) -> dict:
     """An overlay pinned with ?game=<id> follows that game instead of the on-air one."""
     return _guard(lambda svc: _follow(svc, _game_field(data), public=True))
+
+
+@socketio.on("resync", namespace=OVERLAY)
+def overlay_resync(*_: Any) -> None:
+    """A patched overlay missed the state a `state_patch` applies to: the whole state again, queued
+    behind what the socket has, so every later patch applies to it."""
+    svc = services()
+    emit("state", _state(svc, svc.followers.get(request.sid), public=True))
 
 
 @socketio.on("hello", namespace=OVERLAY)
@@ -216,22 +229,54 @@ def _guard(run: Any) -> dict:
 # broadcasting --------------------------------------------------------------------------------------
 
 def broadcast(svc: Services, change: Change) -> None:
-    """Listener on the session: send the new views to every room that shows the game."""
+    """Send the new views to every room that shows the game: overlays, then panels."""
+    broadcast_overlays(svc, change)
+    broadcast_panels(svc, change)
+
+
+def broadcast_overlays(svc: Services, change: Change) -> None:
+    """Early listener on the session (told before a command's fsync): the public view to
+    `/overlay`. It acknowledges nothing to an operator, so it need not wait for the disk."""
     if change.kind == "moment":
         return
     if change.kind == "graphics":
-        payload = svc.graphics.payload()
-        fanout.emit("graphics", payload, OVERLAY)
-        socketio.emit("graphics", payload, namespace=CONTROL)
+        fanout.emit("graphics", svc.graphics.payload(), OVERLAY)
         return
     live = svc.sessions.games[change.game_id]
-    rooms = [_room(live.id)] + ([AIR] if live.id == svc.sessions.on_air else [])
+    rooms = _rooms(svc, live.id)
     public = svc.sessions.public(live, svc.sessions.clock())
-    # on-air graphics first: they are the ones a frame can be late for
-    fanout.emit("state", public, OVERLAY, rooms)
-    operator = svc.operator_state(live)
+    if svc.patchers:
+        # overlays that asked for patches get what changed since the last state sent to their room;
+        # a room whose last state was another game's (the on-air game changed) gets it whole
+        by_base: dict[int, list[str]] = {}
+        for room in rooms:
+            by_base.setdefault(id(svc.sent.get(room)), []).append(room)
+        for group in by_base.values():
+            before = svc.sent.get(group[0])
+            same = before is not None and (before.get("id"), before.get("epoch")) == (public.get("id"), public.get("epoch"))
+            fanout.emit("state", public, OVERLAY, group,
+                        alt=(svc.patchers, PATCH, patch(before, public)) if same else None)
+    else:
+        fanout.emit("state", public, OVERLAY, rooms)
     for room in rooms:
+        svc.sent[room] = public
+
+
+def broadcast_panels(svc: Services, change: Change) -> None:
+    """Listener on the session, told once the change is durable: the operators' view to `/control`."""
+    if change.kind == "moment":
+        return
+    if change.kind == "graphics":
+        socketio.emit("graphics", svc.graphics.payload(), namespace=CONTROL)
+        return
+    live = svc.sessions.games[change.game_id]
+    operator = svc.operator_state(live)
+    for room in _rooms(svc, live.id):
         socketio.emit("state", operator, namespace=CONTROL, to=room)
+
+
+def _rooms(svc: Services, game_id: str) -> list[str]:
+    return [_room(game_id)] + ([AIR] if game_id == svc.sessions.on_air else [])
 
 
 def media_replaced(svc: Services, media_id: str) -> None:

@@ -19,6 +19,8 @@ class Services:
     graphics: Graphics
     followers: dict[str, str | None] = field(default_factory=dict)  # sid → followed game
     overlays: dict[str, dict] = field(default_factory=dict)  # sid → {graphic, page, since}
+    patchers: set[str] = field(default_factory=set)  # /overlay sids that asked for `state_patch`
+    sent: dict[str, dict] = field(default_factory=dict)  # room → the last public state broadcast to it
     osc: Any = None
     relay: Any = None  # overlay/broadcast/relay.py, with --redis
     media: Any = None  # overlay.media.library.Media: the picture library

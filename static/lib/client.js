@@ -51,6 +51,25 @@ function previewAuth(query) {
   return { preview: true, ...(token ? { token } : {}), ...(key ? { key } : {}) };
 }
 
+/** A `state_patch`'s ops applied to a state: a new state that copies only the objects on each op's
+ * path, so the previous one (the graphic's `prev`) stays as it was. `[path, value]` sets, `[path]`
+ * deletes (overlay/broadcast/patch.py). */
+export function patched(state, ops) {
+  const out = { ...state };
+  for (const op of ops) {
+    const path = op[0];
+    let node = out;
+    for (let i = 0; i < path.length - 1; i++) {
+      node[path[i]] = { ...node[path[i]] };
+      node = node[path[i]];
+    }
+    const key = path[path.length - 1];
+    if (op.length > 1) node[key] = op[1];
+    else delete node[key];
+  }
+  return out;
+}
+
 /** Plays the timer signals when the page was opened with ?sound=1. */
 class Sounds {
   constructor(enabled, staticUrl) {
@@ -254,7 +273,8 @@ export function mount(create, options = {}) {
     reconnectionDelayMax: 5000,
     randomizationFactor: 0.5,
     timeout: 5000,
-    auth: { graphic: config.graphic, game: config.game, ...previewAuth(config.query) },
+    // patches: after the first state, changes come as `state_patch` (docs/PATCHES.md)
+    auth: { graphic: config.graphic, game: config.game, patches: 1, ...previewAuth(config.query) },
   });
 
   let manualRetry = 500;
@@ -267,6 +287,7 @@ export function mount(create, options = {}) {
     manualRetry = Math.min(manualRetry * 2, 5000);
   }
 
+  let resyncing = false; // a `resync` is on its way: patches wait for the whole state
   let resyncTimer = null;
   let secondSync = null;
   const syncClock = () =>
@@ -297,7 +318,21 @@ export function mount(create, options = {}) {
     setStatus("lost");
     if (!socket.active) retryLater();
   });
-  socket.on("state", applyState);
+  socket.on("state", (state) => {
+    resyncing = false;
+    applyState(state);
+  });
+  socket.on("state_patch", (p) => {
+    if (resyncing || !p || !Array.isArray(p.ops)) return;
+    if (!current || String(current.id) !== String(p.id) || (Number(current.epoch) || 0) !== (Number(p.epoch) || 0)
+        || current.rev !== p.base) {
+      // not the state this patch applies to (a lost message, a newer page): ask for the whole one
+      resyncing = true;
+      socket.emit("resync");
+      return;
+    }
+    applyState(patched(current, p.ops));
+  });
   socket.on("graphics", applyGraphics);
   socket.on("reload", () => location.reload());
   // ?preview=1 (the rundown's output): the focused item, as it would go to air
