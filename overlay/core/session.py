@@ -82,6 +82,7 @@ class Sessions:
         self.lock = threading.RLock()
         self.games: dict[str, Live] = {}
         self.listeners: list[Listener] = []
+        self.early_listeners: list[Listener] = []  # told before the commit's fsync (subscribe)
         self.preparers: list[Preparer] = []
         self.media_url: Callable[[Any], str | None] = lambda value: None  # set by the app (overlay.media.library)
         self._load()
@@ -134,17 +135,30 @@ class Sessions:
 
     # changing -------------------------------------------------------------------------------
 
-    def subscribe(self, listener: Listener) -> None:
-        self.listeners.append(listener)
+    def subscribe(self, listener: Listener, early: bool = False) -> None:
+        """`early`: told between a game command's commit and its fsync — only a listener that
+        acknowledges nothing to anyone who acts on it (the overlays' broadcast): a power cut in
+        that moment loses what it was told."""
+        (self.early_listeners if early else self.listeners).append(listener)
 
     def _notify(self, change: Change) -> None:
         """The change is already committed: a listener that fails (a dead socket, a bad cue) is
-        logged and must not undo the answer to the caller or starve the other listeners."""
+        logged and must not undo the answer to the caller or starve the other listeners. The
+        early ones first, then the commit is made durable, then the rest and the caller's answer."""
+        try:
+            for listener in list(self.early_listeners):
+                self._tell(listener, change)
+        finally:
+            self.store.sync()
         for listener in list(self.listeners):
-            try:
-                listener(change)
-            except Exception:
-                log.exception("listener failed on a %s change of %s", change.kind, change.game_id)
+            self._tell(listener, change)
+
+    @staticmethod
+    def _tell(listener: Listener, change: Change) -> None:
+        try:
+            listener(change)
+        except Exception:
+            log.exception("listener failed on a %s change of %s", change.kind, change.game_id)
 
     def create(self, body: Any, source: str = "api") -> Live:
         spec = parse_spec(body)
@@ -196,7 +210,9 @@ class Sessions:
         rev = live.rev + 1
         kind = "time_up" if auto else "command"
         record = {"type": command.type, **command.fields, "source": source}
-        self.store.append(live.id, events, at=now, auto=auto, rev=rev, journal_kind=kind, journal_body=record)
+        # durable in _notify, once the overlays have their frames: nothing is acknowledged before
+        self.store.append(live.id, events, at=now, auto=auto, rev=rev, journal_kind=kind, journal_body=record,
+                          deferred=True)
         batch = (live.log[-1][0] + 1) if live.log else 1
         live.log += [(batch, auto, e) for e in events]
         before, live.game, live.rev = live.game, after, rev
@@ -219,7 +235,7 @@ class Sessions:
             dropped = [e for _, _, e in live.log[keep:]]
             rev = live.rev + 1
             now = self.clock()
-            self.store.drop_from(live.id, batch, at=now, rev=rev,
+            self.store.drop_from(live.id, batch, at=now, rev=rev, deferred=True,
                                  journal_body={"dropped": [e["type"] for e in dropped], "source": source})
             before = live.game
             del live.log[keep:]

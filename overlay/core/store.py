@@ -3,7 +3,9 @@
 Every write is one transaction committed before anything is broadcast (WAL, synchronous=FULL:
 an acknowledged command survives SIGKILL and power loss alike).
 
-A commit appends to the WAL and fsyncs it; copying the WAL back into the main file (a
+A commit appends to the WAL and fsyncs it (we fsync the WAL file ourselves, the connection runs
+synchronous=NORMAL: see `transaction`'s `deferred`, which lets a game command's overlays get their
+frames while the disk syncs, with nothing acknowledged before it); copying the WAL back into the main file (a
 checkpoint: the main file written and fsynced too) is not a commit's business. SQLite does it
 inside whichever commit takes the WAL past 1000 pages — every ~200 commands here, that command
 late by two more fsyncs. A server moves it to a thread of its own (`checkpoint_elsewhere`).
@@ -86,13 +88,20 @@ def _private(path: str) -> None:
 
 
 class Store:
+    full = False  # we fsync the WAL after commits (synchronous=FULL asked for)
+    _unsynced = False
+
     def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:
         self.path = str(path)
         self._lock = threading.RLock()
         _private(self.path)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA synchronous={synchronous}")
+        # FULL: we fsync the WAL after each commit (`_sync_wal`) instead of SQLite, so that a
+        # caller may run code between the commit and the fsync (`deferred`); the same guarantee
+        self.full = synchronous.upper() in ("FULL", "EXTRA", "2", "3")
+        self._db.execute(f"PRAGMA synchronous={'NORMAL' if self.full else synchronous}")
+        self._unsynced = False  # a deferred commit's WAL frames are not on the disk yet
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
         self._checkpoint_start: Callable[[Callable[[], None]], Any] | None = None
@@ -141,13 +150,45 @@ class Store:
         with self._lock:
             self._db.close()
 
+    @property
+    def durable(self) -> bool:
+        """Every commit so far is on the disk (a deferred one waits for `sync()`)."""
+        return not self._unsynced
+
+    def sync(self) -> None:
+        """Make a deferred commit durable (no-op when nothing waits): before it is acknowledged."""
+        with self._lock:
+            if self._unsynced:
+                self._sync_wal()
+
+    def _sync_wal(self) -> None:
+        # the committed frames and the WAL's header are in this file; an fdatasync of it is what
+        # SQLite's synchronous=FULL does at a commit in WAL mode
+        try:
+            fd = os.open(self.path + "-wal", os.O_RDONLY)
+            try:
+                os.fdatasync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise StorageError(sqlite3.OperationalError(f"fsync of the journal failed: {exc}")) from exc
+        self._unsynced = False
+
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self, deferred: bool = False) -> Iterator[sqlite3.Connection]:
+        """One transaction, durable when this returns (synchronous=FULL); with `deferred`, durable
+        only at the next `sync()` or commit: the caller must call `sync()` before it acknowledges
+        anything (a game command: its overlays' frames go out first, docs/PERFORMANCE.md §10)."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 yield self._db
                 self._db.execute("COMMIT")
+                if self.full:
+                    if deferred:
+                        self._unsynced = True
+                    else:
+                        self._sync_wal()
                 self._committed()
             except sqlite3.Error as exc:
                 if self._db.in_transaction:
@@ -188,9 +229,10 @@ class Store:
                 for s, b, a, at, body in rows]
 
     def append(self, game_id: str, events: list[dict], *, at: int, auto: bool, rev: int,
-               journal_kind: str, journal_body: dict) -> None:
-        """Record one command's (or one time-up's) events and the game's new rev, atomically."""
-        with self.transaction() as db:
+               journal_kind: str, journal_body: dict, deferred: bool = False) -> None:
+        """Record one command's (or one time-up's) events and the game's new rev, atomically
+        (`deferred`: durable at the next `sync()`, see `transaction`)."""
+        with self.transaction(deferred) as db:
             # Batches grow with seq, so the last row (by the primary key's index) holds both maxima.
             last = db.execute("SELECT seq, batch FROM events WHERE game_id=? ORDER BY seq DESC LIMIT 1",
                               (game_id,)).fetchone()
@@ -206,9 +248,10 @@ class Store:
         row = self.query("SELECT MAX(batch) FROM events WHERE game_id=? AND auto=0", (game_id,))
         return row[0][0]
 
-    def drop_from(self, game_id: str, batch: int, *, at: int, rev: int, journal_body: dict) -> None:
+    def drop_from(self, game_id: str, batch: int, *, at: int, rev: int, journal_body: dict,
+                  deferred: bool = False) -> None:
         """Undo: drop the batch of the last command and every time-up recorded after it."""
-        with self.transaction() as db:
+        with self.transaction(deferred) as db:
             db.execute("DELETE FROM events WHERE game_id=? AND batch>=?", (game_id, batch))
             db.execute("UPDATE games SET rev=? WHERE id=?", (rev, game_id))
             _journal(db, game_id, at, "undo", journal_body, rev)

@@ -89,7 +89,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     fanout.install(hub.socketio.server)  # overlays' websockets, written to directly (eventlet)
     from . import proxy
     proxy.install(app)  # X-Forwarded-* from configured proxies only, Secure cookies over HTTPS, HSTS
-    sessions.subscribe(lambda change: hub.broadcast(svc, change))
+    # the overlays before the command's fsync (they acknowledge nothing), the panels after it
+    sessions.subscribe(lambda change: hub.broadcast_overlays(svc, change), early=True)
+    sessions.subscribe(lambda change: hub.broadcast_panels(svc, change))
     svc.media.listeners.append(lambda media_id: hub.media_replaced(svc, media_id))
 
     from ..rundown import Rundowns, api as rundown_api
