@@ -111,8 +111,8 @@ class Chgk(Target):
 
     label = "chgk"
 
-    def __init__(self, mode: str, tmp: Path, redis: str | None = None) -> None:
-        super().__init__(mode, Server(tmp / f"data-{mode}", mode=mode, redis=redis).start(), TOKEN)
+    def __init__(self, mode: str, tmp: Path, redis: str | None = None, server: type = Server) -> None:
+        super().__init__(mode, server(tmp / f"data-{mode}", mode=mode, redis=redis).start(), TOKEN)
         self.i = 0
 
     def send(self) -> int:

@@ -24,15 +24,22 @@ Both servers run for the whole bench; the rows are interleaved — per round and
 one server then the other, the order alternating — so that both see the same machine. The
 server not being measured is stopped (SIGSTOP) meanwhile and continued for its own rows.
 `--rounds 3` prints each round and then the median over rounds of every figure, with the
-p99 ratio (chgk ÷ NodeCG) per round and its median. "others" is the cores processes not ours
+ratios (chgk ÷ NodeCG) per round and their medians: of the LAST socket's p50 and p99 over the
+commands, and of the MEDIAN socket's (the typical client's). "others" is the cores processes not ours
 kept busy during the row; `--max-wait` first waits (before each row) until they use under
 `--quiet` cores (bench/_common.py's wait_quiet).
+
+`--trace DIR` runs chgk-overlay under bench/traced_serve.py (per-stage stamps of every command on
+the client's clock: request in, commit with fsync, frame built, last socket written) and prints
+where each command's time went, median per row; `--profile DIR` records chgk-overlay with py-spy
+during its rows at the largest client count (collapsed stacks, DIR/chgk-<n>-r<round>.txt).
 
 Never part of the test suite; Node and npm are needed only here.
 """
 from __future__ import annotations
 
 import argparse
+import bisect
 import hashlib
 import json
 import os
@@ -47,8 +54,8 @@ import time
 from pathlib import Path
 
 from _common import BENCH, busy_s, cpu_s, free_port, machine, pct, wait_quiet
-from latency import Chgk
-from tests.support import TOKEN, stop_process, wait_until_up
+from latency import Chgk, profile_report
+from tests.support import TOKEN, Server, stop_process, wait_until_up
 
 NODE = BENCH / "nodecg"
 LOAD = NODE / "load.js"
@@ -113,13 +120,56 @@ class NodeCG:
         stop_process(self.proc)
 
 
+class TracedServer(Server):
+    """chgk-overlay under bench/traced_serve.py: the same server, stamping each command's stages."""
+
+    trace: Path = Path("/tmp/chgk-stages.jsonl")
+
+    def start(self, timeout: float = 120) -> "TracedServer":
+        cmd = [sys.executable, str(BENCH / "traced_serve.py"), "serve", "--port", str(self.port),
+               "--data", str(self.data), "--async-mode", self.mode, "--demo"]
+        self.log = open(self.log_path, "ab")
+        env = {**self.env, "CHGK_STAGE_TRACE": str(self.trace)}
+        self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_until_up(self.proc, self.url + "/api/time", timeout, output=self.output)
+        return self
+
+
+STAGES = (("send→handler", None, "req"), ("handler→commit", "req", "commit0"),
+          ("commit+fsync", "commit0", "commit1"), ("commit→frame", "commit1", "frame"),
+          ("frame→last write", "frame", "fan1"), ("send→last write", None, "fan1"),
+          ("last write→1st socket", "fan1", "first"), ("→median socket", "fan1", "median"),
+          ("→last socket", "fan1", "last"), ("→handler out", "fan1", "resp"))
+
+
+def stages(trace: Path, r: dict) -> dict[str, float]:
+    """Median ms of each stage over the row's timed commands: the server's stamps (trace) matched
+    to the client's sends (the first server request that started after each send)."""
+    recs = [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
+    starts = [x["req"] for x in recs]
+    out: dict[str, list[float]] = {name: [] for name, _, _ in STAGES}
+    for k, sent in enumerate(r["sent_ns"]):
+        i = bisect.bisect_left(starts, sent)
+        if i == len(recs) or "fan1" not in recs[i]:
+            continue
+        x = dict(recs[i])
+        for key, ms in (("first", r["first_ms"][k]), ("median", r["median_ms"][k]), ("last", r["latency_ms"][k])):
+            x[key] = sent + ms * 1e6
+        for name, a, b in STAGES:
+            out[name].append((x[b] - (x[a] if a else sent)) / 1e6)
+    return {name: statistics.median(v) for name, v in out.items() if v}
+
+
 def run_row(server, kind: str, n: int, args: argparse.Namespace, client_dir: Path, ours: list[int]) -> dict:
     """One Node load client against one server: connect n sockets, warm up, time the commands.
     `ours`: the pids of our long-running processes (both servers, this driver)."""
-    cmd = ["node", str(LOAD), "--target", kind, "--url", server.url, "--n", str(n),
+    target = "nodecg" if kind == "nodecg" else "chgk"
+    cmd = ["node", str(LOAD), "--target", target, "--url", server.url, "--n", str(n),
            "--commands", str(args.commands), "--warmup", str(args.warmup), "--gap-ms", str(args.gap_ms)]
-    if kind == "chgk":
-        cmd += ["--token", TOKEN]
+    if target == "chgk":
+        # "chgk": the sockets ask for `state_patch` as our overlays (static/lib/client.js) do;
+        # "chgk-full": they take the whole `state` after every change, as any other client does
+        cmd += ["--token", TOKEN, "--patches", "1" if kind == "chgk" else "0"]
     env = {**os.environ, "NODE_PATH": str(client_dir / "node_modules")}
     cpu0 = [cpu_s(pid) for pid in ours]
     child0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -136,15 +186,16 @@ def run_row(server, kind: str, n: int, args: argparse.Namespace, client_dir: Pat
         raise RuntimeError(f"load client against {kind} failed: {err.strip()[-2000:]}")
     r = json.loads(out.strip().splitlines()[-1])
     lat = r["latency_ms"]
+    med = r["median_ms"]
     r.update(server=kind, wall_s=wall, p50=statistics.median(lat), p99=pct(lat, 99), max=max(lat),
-             ack_p50=statistics.median(r["ack_ms"]), first_p50=statistics.median(r["first_ms"]), server_cpu_ms=srv_cpu * 1000 / (args.commands + args.warmup),
+             med_p50=statistics.median(med), med_p99=pct(med, 99), ack_p50=statistics.median(r["ack_ms"]), first_p50=statistics.median(r["first_ms"]), server_cpu_ms=srv_cpu * 1000 / (args.commands + args.warmup),
              others=max(0.0, busy - mine) / wall)
     return r
 
 
 def fmt_row(rnd: str, r: dict) -> str:
-    return (f"{rnd:>5} {r['n']:>7} {r['server']:<7} │ {r['p50']:>7.2f} {r['p99']:>7.2f} {r['max']:>7.2f} │"
-            f" {r['first_p50']:>7.2f} {r['ack_p50']:>7.2f} │ {r['server_cpu_ms']:>7.2f} {r['client_cpu_ms'] / (r['commands'] + r['warmup']):>7.2f} │"
+    return (f"{rnd:>5} {r['n']:>7} {r['server']:<9} │ {r['p50']:>7.2f} {r['p99']:>7.2f} {r['max']:>7.2f} │"
+            f" {r['med_p50']:>7.2f} {r['med_p99']:>7.2f} │ {r['first_p50']:>7.2f} {r['ack_p50']:>7.2f} │ {r['server_cpu_ms']:>7.2f} {r['client_cpu_ms'] / (r['commands'] + r['warmup']):>7.2f} │"
             f" {r['others']:>6.2f}")
 
 
@@ -156,13 +207,19 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=100)
     p.add_argument("--gap-ms", type=float, default=10)
     p.add_argument("--mode", default="eventlet", help="chgk-overlay's async mode")
-    p.add_argument("--servers", nargs="+", default=["chgk", "nodecg"], choices=["chgk", "nodecg"])
+    p.add_argument("--servers", nargs="+", default=["chgk", "nodecg"], choices=["chgk", "chgk-full", "nodecg"],
+                   help="chgk: our overlays' way (`state_patch`); chgk-full: the whole `state` every time")
     p.add_argument("--install-dir", type=Path, default=None,
                    help="install NodeCG and the client here and keep them (default: a temporary folder)")
     p.add_argument("--quiet", type=float, default=0.3)
     p.add_argument("--max-wait", type=float, default=0, help="wait at most this long for the machine to be quiet")
     p.add_argument("--json", type=Path, default=None)
+    p.add_argument("--trace", type=Path, default=None, help="stamp chgk-overlay's stages, files here")
+    p.add_argument("--profile", type=Path, default=None, help="py-spy chgk-overlay at the largest client count")
     args = p.parse_args()
+    for folder in (args.trace, args.profile):
+        if folder:
+            folder.mkdir(parents=True, exist_ok=True)
 
     print(f"machine: {machine()}")
     print(f"node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip()};"
@@ -174,14 +231,17 @@ def main() -> None:
     chgk = ncg = None
     try:
         npm_ci(NODE, base / "client")
-        chgk = Chgk(args.mode, tmp)
+        if args.trace:
+            TracedServer.trace = args.trace / "stages.jsonl"
+            TracedServer.trace.unlink(missing_ok=True)
+        chgk = Chgk(args.mode, tmp, server=TracedServer if args.trace else Server)
         state = chgk.public_sample()
         print(f"state: {len(json.dumps(state, ensure_ascii=False).encode())} bytes of JSON (chgk's public view)")
-        servers = {"chgk": chgk}
+        servers = {"chgk": chgk, "chgk-full": chgk}
         if "nodecg" in args.servers:
             ncg = NodeCG(base / "nodecg", state).start()
             servers["nodecg"] = ncg
-        head = (f"{'round':>5} {'clients':>7} {'server':<7} │ {'p50':>7} {'p99':>7} {'max':>7} │ {'1st p50':>7} {'ack p50':>7} │"
+        head = (f"{'round':>5} {'clients':>7} {'server':<9} │ {'p50':>7} {'p99':>7} {'max':>7} │ {'med p50':>7} {'med p99':>7} │ {'1st p50':>7} {'ack p50':>7} │"
                 f" {'srv CPU':>7} {'cli CPU':>7} │ {'others':>6}")
         print(head + "\n" + "─" * len(head), flush=True)
         for rnd in range(args.rounds):
@@ -192,15 +252,29 @@ def main() -> None:
                 for kind in order:
                     if args.max_wait:
                         wait_quiet(args.quiet, args.max_wait)
-                    ours = [s.pid for s in servers.values()] + [os.getpid()]
+                    ours = sorted({s.pid for s in servers.values()}) + [os.getpid()]
                     # the server not measured is stopped (SIGSTOP): its clock, timers and collector
                     # take nothing from the row; it keeps its state and continues afterwards
-                    for other, srv in servers.items():
-                        os.kill(srv.pid, signal.SIGCONT if other == kind else signal.SIGSTOP)
+                    for srv in {s.pid for s in servers.values()} - {servers[kind].pid}:
+                        os.kill(srv, signal.SIGSTOP)
+                    os.kill(servers[kind].pid, signal.SIGCONT)
+                    spy = None
+                    if args.profile and kind != "nodecg" and n == max(args.clients):
+                        spy = subprocess.Popen(
+                            ["py-spy", "record", "--pid", str(chgk.pid), "--rate", "250", "--format", "raw",
+                             "--output", str(args.profile / f"{kind}-{n}-r{rnd + 1}.txt"), "--nonblocking"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                        time.sleep(1.0)
                     r = run_row(servers[kind], kind, n, args, base / "client", ours)
+                    if spy:
+                        spy.send_signal(signal.SIGINT)  # py-spy writes its file on SIGINT
+                        spy.wait(60)
                     r["round"] = rnd + 1
                     results.append(r)
                     print(fmt_row(str(rnd + 1), r), flush=True)
+                    if args.trace and kind != "nodecg":
+                        r["stages_ms"] = stages(TracedServer.trace, r)
+                        print("        stages (median ms): " + ", ".join(f"{k} {v:.2f}" for k, v in r["stages_ms"].items()), flush=True)
                     if r["stale"] or r["errors"]:
                         print(f"  ! {r['stale']} stale messages, errors: {r['errors']}")
     finally:
@@ -216,29 +290,35 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
     print("\nms from sending the HTTP command until the LAST socket holds the new state (p50, p99, max over"
-          " the timed commands);\n1st = until the first socket has it; ack = the HTTP answer; srv CPU = server CPU ms per command; cli CPU = the"
+          " the timed commands);\nmed = until the MEDIAN socket has it; 1st = until the first socket has it; ack = the HTTP answer; srv CPU = server CPU ms per command; cli CPU = the"
           " Node client's CPU ms per command;\nothers = cores kept busy by processes not ours during the row")
     summary = []
     for n in args.clients:
         per = {k: [r for r in results if r["n"] == n and r["server"] == k] for k in args.servers}
         line = {"n": n}
         for k, rows in per.items():
-            line[k] = {f: statistics.median([r[f] for r in rows]) for f in ("p50", "p99", "max", "ack_p50", "server_cpu_ms", "others")}
-        if len(args.servers) == 2:
-            ratios = [a["p99"] / b["p99"] for a, b in zip(per["chgk"], per["nodecg"])]
-            line["p99_ratios"] = ratios
-            line["p99_ratio_median"] = statistics.median(ratios)
-            line["p50_ratio_median"] = statistics.median([a["p50"] / b["p50"] for a, b in zip(per["chgk"], per["nodecg"])])
+            line[k] = {f: statistics.median([r[f] for r in rows]) for f in
+                       ("p50", "p99", "max", "med_p50", "med_p99", "ack_p50", "server_cpu_ms", "others")}
+        for ours in [k for k in args.servers if k != "nodecg"] if "nodecg" in args.servers else []:
+            for f in ("p50", "p99", "med_p50", "med_p99"):
+                ratios = [a[f] / b[f] for a, b in zip(per[ours], per["nodecg"])]
+                line.setdefault("ratios", {}).setdefault(ours, {})[f] = {"rounds": ratios, "median": statistics.median(ratios)}
         summary.append(line)
     print(f"\nmedian over {args.rounds} round(s):")
     for line in summary:
-        parts = [f"{k} p50 {line[k]['p50']:.1f} / p99 {line[k]['p99']:.1f} ms (srv CPU {line[k]['server_cpu_ms']:.2f},"
-                 f" others {line[k]['others']:.2f})" for k in args.servers]
-        ratio = (f"; p99 chgk÷NodeCG {line['p99_ratio_median']:.2f} (rounds: "
-                 f"{', '.join(f'{x:.2f}' for x in line['p99_ratios'])}), p50 {line['p50_ratio_median']:.2f}"
-                 if "p99_ratios" in line else "")
-        print(f"  {line['n']:>4} clients: " + "; ".join(parts) + ratio)
+        parts = [f"{k} last p50 {line[k]['p50']:.1f} / p99 {line[k]['p99']:.1f}, median socket p50 {line[k]['med_p50']:.1f}"
+                 f" / p99 {line[k]['med_p99']:.1f} ms (srv CPU {line[k]['server_cpu_ms']:.2f}, others {line[k]['others']:.2f})"
+                 for k in args.servers]
+        print(f"  {line['n']:>4} clients: " + "; ".join(parts))
+        for ours, ratios in line.get("ratios", {}).items():
+            print(f"        {ours} ÷ NodeCG, median over rounds (per round): " + "; ".join(
+                f"{label} {ratios[f]['median']:.2f} ({', '.join(f'{x:.2f}' for x in ratios[f]['rounds'])})"
+                for label, f in (("last p50", "p50"), ("last p99", "p99"), ("median-socket p50", "med_p50"),
+                                 ("median-socket p99", "med_p99"))))
     print(f"\nload average at the end: {machine().rsplit('load average ', 1)[1]}")
+    if args.profile:
+        for f in sorted(args.profile.glob("chgk-*.txt")):
+            print("\n" + profile_report(f))
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "results": results, "summary": summary}, indent=1))
 

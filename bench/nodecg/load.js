@@ -2,12 +2,14 @@
 // code for NodeCG and chgk-overlay, so that the client side costs both servers the same.
 //
 //   node load.js --target chgk|nodecg --url http://127.0.0.1:PORT --n 500
-//                [--commands 200] [--warmup 100] [--gap-ms 10] [--token T] [--batch 50]
+//                [--commands 200] [--warmup 100] [--gap-ms 10] [--token T] [--batch 50] [--patches 1]
 //
 // Every socket uses the websocket transport only and its own Engine.IO connection (forceNew).
 //   chgk:   the `/overlay` namespace, as the overlays connect (static/lib/client.js); the server
 //           sends `state` on connect and after every change; a socket holds the rev of the
-//           newest `state` it got. Commands: POST /api/games/g1/commands and /undo with the
+//           newest `state` it got. `--patches 1`: the sockets ask for `state_patch` as
+//           static/lib/client.js does, apply each to the state they hold (a patch for another
+//           base: `resync`, then the whole state) and hold the resulting rev. Commands: POST /api/games/g1/commands and /undo with the
 //           token, the endless demo round of bench/latency.py's send_cycle (spin, start_timer,
 //           undo, undo); the new rev is in the answer.
 //   nodecg: the root namespace, as NodeCG's browser API does for a Replicant: `joinRoom`
@@ -16,7 +18,8 @@
 //           "overwrite" of "/"); a socket holds the `rev` field of the value it has applied.
 //           Commands: POST /bench/state {"rev": n}, which assigns a new ~2 kB value (bundle/).
 // Each command is timed from just before the HTTP request until the LAST socket holds the new
-// rev (stamped first thing in each socket's handler), then the next is sent `gap` ms later.
+// rev (stamped first thing in each socket's handler), then the next is sent `gap` ms later; the
+// FIRST and the MEDIAN socket's times are recorded too (the median: what a typical client sees).
 // Prints one JSON line: {"target", "n", "latency_ms": [...], "ack_ms": [...], ...}.
 "use strict";
 
@@ -29,12 +32,12 @@ const REGULAR = [1, 2, 3, 4, 6, 7, 8, 10, 11, 12]; // the demo game's single-que
 const CYCLE = ["spin", "start_timer", "undo", "undo"];
 
 function parseArgs(argv) {
-	const a = { commands: 200, warmup: 100, "gap-ms": 10, batch: 50, token: "", "timeout-ms": 60000 };
+	const a = { commands: 200, warmup: 100, "gap-ms": 10, batch: 50, token: "", "timeout-ms": 60000, patches: 0 };
 	for (let i = 0; i < argv.length; i += 2) {
 		const key = argv[i].replace(/^--/, "");
 		a[key] = argv[i + 1];
 	}
-	for (const k of ["n", "commands", "warmup", "gap-ms", "batch", "timeout-ms"]) a[k] = Number(a[k]);
+	for (const k of ["n", "commands", "warmup", "gap-ms", "batch", "timeout-ms", "patches"]) a[k] = Number(a[k]);
 	if (!["chgk", "nodecg"].includes(a.target) || !a.url || !(a.n > 0)) {
 		throw new Error("usage: load.js --target chgk|nodecg --url URL --n N [--commands C] [--warmup W]");
 	}
@@ -42,6 +45,23 @@ function parseArgs(argv) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** static/lib/client.js's `patched`: a new state, copying only the objects on each op's path. */
+function patched(state, ops) {
+	const out = { ...state };
+	for (const op of ops) {
+		const path = op[0];
+		let node = out;
+		for (let i = 0; i < path.length - 1; i++) {
+			node[path[i]] = { ...node[path[i]] };
+			node = node[path[i]];
+		}
+		const key = path[path.length - 1];
+		if (op.length > 1) node[key] = op[1];
+		else delete node[key];
+	}
+	return out;
+}
 
 /** Which rev each socket holds, and when the last socket reached a given rev. */
 class Holders {
@@ -103,6 +123,12 @@ class Holders {
 	_finish() {
 		if (this.done) this.done();
 	}
+
+	/** When the median socket got the target: what a typical client sees (once all have it). */
+	median() {
+		const at = Float64Array.from(this.at).sort();
+		return at[(this.n - 1) >> 1];
+	}
 }
 
 class Http {
@@ -145,16 +171,34 @@ class Http {
 
 const targets = {
 	chgk: {
-		connect(url, i, holders, ready, fail) {
-			const s = io(`${url}/overlay`, { transports: ["websocket"], forceNew: true, reconnection: false });
+		connect(url, i, holders, ready, fail, errors, patches) {
+			const s = io(`${url}/overlay`, {
+				transports: ["websocket"], forceNew: true, reconnection: false, auth: patches ? { patches: 1 } : {},
+			});
 			let first = true;
+			let held = null;
+			let resyncing = false;
 			s.on("state", (state) => {
 				const t = performance.now();
+				held = state;
+				resyncing = false;
 				if (state && typeof state.rev === "number") holders.got(i, state.rev, t);
 				if (first) {
 					first = false;
 					ready();
 				}
+			});
+			s.on("state_patch", (p) => {
+				const t = performance.now();
+				if (resyncing) return;
+				if (!held || held.id !== p.id || held.epoch !== p.epoch || held.rev !== p.base) {
+					errors.push(`patch for rev ${p.base}, holding ${held && held.rev}`);
+					resyncing = true;
+					s.emit("resync");
+					return;
+				}
+				held = patched(held, p.ops);
+				holders.got(i, held.rev, t);
 			});
 			s.on("connect_error", fail);
 			return s;
@@ -162,7 +206,7 @@ const targets = {
 		commander(url, token) {
 			const h = new Http(url, token ? { Authorization: `Bearer ${token}` } : {});
 			let i = 0;
-			return async () => {
+			const send = async () => {
 				const step = CYCLE[i % CYCLE.length];
 				const body = step === "spin" ? { type: "spin", landed: REGULAR[Math.floor(i / CYCLE.length) % REGULAR.length] }
 					: step === "undo" ? {} : { type: step };
@@ -170,6 +214,11 @@ const targets = {
 				const answer = await h.post(step === "undo" ? "/api/games/g1/undo" : "/api/games/g1/commands", body);
 				return answer.state.rev;
 			};
+			// the rest of the cycle, untimed: the next row's client starts from a spin
+			send.finish = async () => {
+				while (i % CYCLE.length) await send();
+			};
+			return send;
 		},
 	},
 	nodecg: {
@@ -231,7 +280,7 @@ async function main() {
 		const batch = [];
 		for (let i = start; i < Math.min(a.n, start + a.batch); i++) {
 			batch.push(new Promise((resolve, reject) => {
-				sockets[i] = target.connect(a.url, i, holders, resolve, reject, errors);
+				sockets[i] = target.connect(a.url, i, holders, resolve, reject, errors, a.patches);
 			}));
 		}
 		await Promise.all(batch);
@@ -240,6 +289,7 @@ async function main() {
 	const send = target.commander(a.url, a.token);
 	const latency = [];
 	const first = [];
+	const median = [];
 	const ack = [];
 	const sentAt = []; // CLOCK_MONOTONIC ns of each timed send, to line up with a server-side trace
 	const cpu0 = process.cpuUsage();
@@ -252,16 +302,18 @@ async function main() {
 		if (k >= a.warmup) {
 			latency.push(last - t0);
 			first.push(holders.first - t0);
+			median.push(holders.median() - t0);
 			ack.push(t1 - t0);
 			sentAt.push(Number(mono));
 		}
 		await sleep(a["gap-ms"]);
 	}
 	const cpu = process.cpuUsage(cpu0);
+	if (send.finish) await send.finish();
 	for (const s of sockets) s.close();
 	process.stdout.write(JSON.stringify({
 		target: a.target, n: a.n, commands: a.commands, warmup: a.warmup, connect_ms: connectMs,
-		latency_ms: latency, first_ms: first, ack_ms: ack, sent_ns: sentAt, stale: holders.stale, errors: errors.slice(0, 20),
+		latency_ms: latency, first_ms: first, median_ms: median, ack_ms: ack, sent_ns: sentAt, stale: holders.stale, errors: errors.slice(0, 20),
 		client_cpu_ms: (cpu.user + cpu.system) / 1000,
 	}) + "\n");
 	process.exit(0);
