@@ -19,9 +19,9 @@ complete, so a stopped or failed render leaves nothing under the final name.
 from __future__ import annotations
 
 import base64
-import io
 import logging
 import os
+import queue
 import secrets
 import shutil
 import signal
@@ -278,11 +278,12 @@ def page_server(data: Path) -> tuple[Any, int]:
 
 # encoding ------------------------------------------------------------------------------------------
 
-def ffmpeg_command(p: Plan, target: Path, width: int = 1920, height: int = 1080) -> list[str]:
+def ffmpeg_command(p: Plan, target: Path) -> list[str]:
     """The encoder of the frames piped in. ProRes gets each different frame once (see `repeat`)."""
-    # raw RGBA frames: an unchanged frame is written again, never decoded again
-    cmd = [p.ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
-           "-s", f"{width}x{height}", "-framerate", str(p.fps), "-i", "-"]
+    # Chromium's PNGs as they come: their decode runs in ffmpeg's process, beside the browser's
+    # drawing, not in ours (decoding and piping 8 MB of RGBA a frame here cost ~100 ms of it)
+    cmd = [p.ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "image2pipe", "-c:v", "png",
+           "-framerate", str(p.fps), "-i", "-"]
     if p.fmt == "prores":
         # ProRes 4444 with its alpha channel (prores_aw: the same format as prores_ks, twice as fast)
         cmd += ["-c:v", "prores_aw", "-profile:v", "4", "-pix_fmt", "yuva444p10le", "-vendor", "apl0", "-f", "mov"]
@@ -373,14 +374,17 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
     order: list[int] = []
     server = None
     enc: subprocess.Popen | None = None
+    writer: Writer | None = None
     err_file = tempfile.TemporaryFile()
     began = time.monotonic()
     drawn = 0
     probes: dict[int, dict] = {}
     try:
         server, port = page_server(p.data)
-        enc = subprocess.Popen(ffmpeg_command(p, distinct if once else tmp, width, height), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                               stderr=err_file, start_new_session=True)
+        enc = subprocess.Popen(ffmpeg_command(p, distinct if once else tmp), stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=err_file, start_new_session=True)
+        assert enc.stdin is not None
+        writer = Writer(enc.stdin)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
@@ -433,17 +437,14 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
                         drawn += 1
                         fresh = True
                         if n in probe:
-                            probes[n] = {"at": at, "png": _png(frame, width, height), "page": page.evaluate(PROBE_JS)}
+                            probes[n] = {"at": at, "png": frame, "page": page.evaluate(PROBE_JS)}
                     else:
                         fresh = False
-                    try:
-                        assert enc.stdin is not None
-                        if fresh or not once:
-                            enc.stdin.write(frame)
-                            sent += 1
-                        order.append(sent - 1)
-                    except (BrokenPipeError, OSError):
-                        raise RenderError("ffmpeg_failed", _ffmpeg_said(enc, err_file)) from None
+                    if fresh or not once:
+                        if not writer.put(frame):
+                            raise RenderError("ffmpeg_failed", _ffmpeg_said(enc, err_file))
+                        sent += 1
+                    order.append(sent - 1)
                     if progress:
                         progress(Progress(n + 1, p.frames, time.monotonic() - began, drawn))
                 if errors:
@@ -457,12 +458,7 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
                     browser.close()
                 except PlaywrightError:
                     pass
-        assert enc.stdin is not None
-        try:
-            enc.stdin.close()
-        except OSError:
-            pass
-        if enc.wait() != 0:
+        if not writer.close() or enc.wait() != 0:
             raise RenderError("ffmpeg_failed", _ffmpeg_said(enc, err_file))
         if once:
             if stopped():
@@ -479,6 +475,8 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
         if enc is not None and enc.poll() is None:
             enc.kill()
             enc.wait()
+        if writer is not None:
+            writer.close()
         if server is not None:
             server.shutdown()
         err_file.close()
@@ -486,34 +484,72 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
             t.unlink(missing_ok=True)
 
 
+# A capture of the viewport as it is, never beyond it: `captureBeyondViewport` overrides the
+# view's size around each capture and then gives it back, and whether Chromium commits a frame
+# in between is a matter of real time. Such a frame can reset a layer's raster scale: with it,
+# about one timer render in twelve drew the minute's beating digits (a scaled text) differently
+# in a frame or two; without it, none in the runs of docs/POST.md. It also doubled a capture's cost.
+SHOT = {"format": "png", "optimizeForSpeed": True, "fromSurface": True, "captureBeyondViewport": False}
+
+
 def _draw(cdp: Any) -> None:
     """Makes Chromium draw the page as it is now (a capture of 2×2 pixels, thrown away)."""
-    cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, "fromSurface": True,
-                                        "captureBeyondViewport": True,
-                                        "clip": {"x": 0, "y": 0, "width": 2, "height": 2, "scale": 1}})
+    cdp.send("Page.captureScreenshot", {**SHOT, "clip": {"x": 0, "y": 0, "width": 2, "height": 2, "scale": 1}})
 
 
 def _capture(cdp: Any, width: int, height: int) -> bytes:
-    """The frame as raw RGBA: the whole viewport, captured with its transparency. (Capturing only
-    the part where something is drawn was tried: no faster here, and not always the same pixels.)"""
-    from PIL import Image
-
-    shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, "fromSurface": True,
-                                               "captureBeyondViewport": True,  # (a full, fresh draw)
-                                               "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
-    with Image.open(io.BytesIO(base64.b64decode(shot["data"]))) as im:
-        frame = im.convert("RGBA")
-    if frame.size != (width, height):
-        raise RenderError("browser_failed", f"Chromium drew {frame.size[0]}×{frame.size[1]}, not {width}×{height}.")
-    return frame.tobytes()
+    """The frame as Chromium's PNG: the whole viewport, captured with its transparency. (Capturing
+    only the part where something is drawn was tried: no faster here, and not always the same pixels.)"""
+    shot = cdp.send("Page.captureScreenshot", {**SHOT, "clip": {"x": 0, "y": 0, "width": width, "height": height,
+                                                                "scale": 1}})
+    png = base64.b64decode(shot["data"])
+    size = (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"))  # the IHDR chunk
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or size != (width, height):
+        raise RenderError("browser_failed", f"Chromium drew {size[0]}×{size[1]}, not {width}×{height}.")
+    return png
 
 
-def _png(rgba: bytes, width: int, height: int) -> bytes:
-    from PIL import Image
+class Writer:
+    """Feeds ffmpeg's stdin from a thread of its own, so the browser draws the next frame while
+    ffmpeg is still reading (and encoding) this one: the pipe holds 64 KB, a frame's PNG more."""
 
-    out = io.BytesIO()
-    Image.frombytes("RGBA", (width, height), rgba).save(out, format="PNG")
-    return out.getvalue()
+    def __init__(self, pipe: Any, depth: int = 8) -> None:
+        self.pipe = pipe
+        self.queue: queue.Queue[bytes | None] = queue.Queue(depth)
+        self.failed = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="render-writer", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while (item := self.queue.get()) is not None:
+            if self.failed.is_set():
+                continue  # drained, so that put() and close() never wait on a dead pipe
+            try:
+                self.pipe.write(item)
+            except (BrokenPipeError, OSError):
+                self.failed.set()
+        try:
+            self.pipe.close()
+        except OSError:
+            self.failed.set()
+
+    def put(self, frame: bytes) -> bool:
+        """Queues a frame; False once ffmpeg stopped reading."""
+        while not self.failed.is_set():
+            try:
+                self.queue.put(frame, timeout=0.5)
+                return True
+            except queue.Full:
+                if not self.thread.is_alive():
+                    self.failed.set()
+        return False
+
+    def close(self) -> bool:
+        """Everything queued written and the pipe closed; False if ffmpeg stopped reading."""
+        if self.thread.is_alive():
+            self.queue.put(None)
+            self.thread.join()
+        return not self.failed.is_set()
 
 
 def _ffmpeg_said(enc: subprocess.Popen, err_file: Any) -> str:
