@@ -136,8 +136,9 @@ class TracedServer(Server):
 
 
 STAGES = (("send→handler", None, "req"), ("handler→commit", "req", "commit0"),
-          ("commit+fsync", "commit0", "commit1"), ("commit→frame", "commit1", "frame"),
+          ("commit", "commit0", "commit1"), ("commit→frame", "commit1", "frame"),
           ("frame→last write", "frame", "fan1"), ("send→last write", None, "fan1"),
+          ("fsync (after the write)", "sync0", "sync1"),
           ("last write→1st socket", "fan1", "first"), ("→median socket", "fan1", "median"),
           ("→last socket", "fan1", "last"), ("→handler out", "fan1", "resp"))
 
@@ -156,7 +157,8 @@ def stages(trace: Path, r: dict) -> dict[str, float]:
         for key, ms in (("first", r["first_ms"][k]), ("median", r["median_ms"][k]), ("last", r["latency_ms"][k])):
             x[key] = sent + ms * 1e6
         for name, a, b in STAGES:
-            out[name].append((x[b] - (x[a] if a else sent)) / 1e6)
+            if b in x and (a is None or a in x):
+                out[name].append((x[b] - (x[a] if a else sent)) / 1e6)
     return {name: statistics.median(v) for name, v in out.items() if v}
 
 

@@ -6,8 +6,8 @@ Runs the real server (same arguments as `python -m overlay`) after hooking, as e
 imported (so eventlet's monkey-patching still comes first):
 
 - `flask.Flask.full_dispatch_request`: the request's handler entered (`req`) and left (`resp`);
-- `Store.append` / `Store.drop_from`: the SQLite transaction of a command or undo, with its
-  fsync (`commit0`, `commit1`);
+- `Store.append` / `Store.drop_from`: the SQLite transaction of a command or undo (`commit0`,
+  `commit1`; with its fsync unless deferred), `Store.sync`: the deferred fsync (`sync0`, `sync1`);
 - `Fanout.emit` of `state`: entered (`fan0`), the frame built (`frame`, its `bytes`), the last
   socket written (`fan1`), how many sockets were written directly;
 - `hub.broadcast`: left (`bcast1`: the operators' view and `/control` emits done too).
@@ -78,6 +78,7 @@ def timed(fn: Callable, before: str, after: str) -> Callable:
 def hook_store(mod: Any) -> None:
     mod.Store.append = timed(mod.Store.append, "commit0", "commit1")
     mod.Store.drop_from = timed(mod.Store.drop_from, "commit0", "commit1")
+    mod.Store.sync = timed(mod.Store.sync, "sync0", "sync1")
 
 
 def hook_fanout(mod: Any) -> None:
