@@ -19,7 +19,9 @@ Stamps of one take:
 * fetch: the desk's POST /api/rundowns/<id>/actions starts; answer: its response has come;
 * message: the overlay page's websocket delivers the `graphics` message (a listener that runs
   before the page's own);
-* dom: the strap gets `.is-in` (a MutationObserver; the entrance starts);
+* filled: the page's handler adds `.is-in` to the strap, its text filled and fitted (the call
+  to `classList.toggle`, stamped as it is made);
+* dom: the MutationObserver sees `.is-in` (the end of that task; the entrance starts);
 * frame: the first `requestAnimationFrame` callback after that — the rendering update that
   draws the change; painted: a task posted from inside that callback runs, i.e. that frame's
   style, layout and paint are done and it is handed to the compositor ("painted" below);
@@ -47,7 +49,7 @@ from tests.support import CHROMIUM, CHROMIUM_ARGS
 STRAP = {"segment": "Эфир", "label": "Ведущий", "graphic": "lower-third", "layer": "straps", "out": "manual",
          "data": {"title": "Борис Крюк", "subtitle": "ведущий"}}
 
-CLOCK = "performance.timeOrigin + performance.now()"
+STAGES = ("fetch", "answer", "message", "filled", "dom", "frame", "painted", "visible", "visiblePainted")
 
 # The desk: the key and the action's request, in absolute time.
 DESK_JS = """(() => {
@@ -71,7 +73,13 @@ DESK_JS = """(() => {
 # The overlay: every `graphics` message, and for each entrance the frames that draw it.
 OVERLAY_JS = """(() => {
   const T = () => performance.timeOrigin + performance.now();
-  const log = window.__take = {messages: [], takes: [], intervals: []};
+  const log = window.__take = {messages: [], takes: [], intervals: [], fills: []};
+  // when the page's handler has filled and fitted the strap and adds .is-in (lib/dom.js show)
+  const toggle = DOMTokenList.prototype.toggle;
+  DOMTokenList.prototype.toggle = function (name, force) {
+    if (name === "is-in" && force && !this.contains("is-in")) log.fills.push(T());
+    return toggle.apply(this, arguments);
+  };
   const WS = window.WebSocket;
   window.WebSocket = function (...args) {
     const ws = new WS(...args);
@@ -91,7 +99,7 @@ OVERLAY_JS = """(() => {
     new MutationObserver(() => {
       const isIn = el.classList.contains("is-in");
       if (isIn && !wasIn) {
-        const take = {dom: T(), frame: null, painted: null, visible: null, visiblePainted: null, frames: 0};
+        const take = {dom: T(), filled: log.fills[log.fills.length - 1] ?? null, frame: null, painted: null, visible: null, visiblePainted: null, frames: 0};
         log.takes.push(take);
         const step = () => {
           take.frames += 1;
@@ -205,7 +213,8 @@ def main() -> int:
         take = o["takes"][i]
         # the overlay's times on the desk's clock
         message = next(m for m in o["messages"] if m + offset["offset_ms"] > key) + offset["offset_ms"]
-        on = {k: take[k] + offset["offset_ms"] for k in ("dom", "frame", "painted", "visible", "visiblePainted")}
+        on = {k: take[k] + offset["offset_ms"] for k in ("filled", "dom", "frame", "painted", "visible", "visiblePainted")
+              if take.get(k) is not None}
         rows.append({"fetch": fetch - key, "answer": answer - key, "message": message - key, **{k: v - key for k, v in on.items()},
                      "frames_to_visible": take["frames"], "opacity": take.get("opacity")})
     frame_ms = statistics.median(o["intervals"])
@@ -215,9 +224,9 @@ def main() -> int:
         "key_to_painted_ms": stats([r["painted"] for r in rows]),
         "key_to_visible_painted_ms": stats([r["visiblePainted"] for r in rows]),
         "stages_median_ms": {k: round(statistics.median(r[k] for r in rows), 1)
-                             for k in ("fetch", "answer", "message", "dom", "frame", "painted", "visible", "visiblePainted")},
+                             for k in STAGES if all(k in r for r in rows)},
         "stages_p99_ms": {k: round(pct([r[k] for r in rows], 99), 1)
-                          for k in ("fetch", "answer", "message", "dom", "frame", "painted", "visible", "visiblePainted")},
+                          for k in STAGES if all(k in r for r in rows)},
         "final_frame": {**drawn, "screenshot_bytes": shot_bytes},
         "load_at_end": machine().rsplit("load average ", 1)[1],
     }
