@@ -135,6 +135,21 @@ class TracedServer(Server):
         return self
 
 
+class TreeServer(Server):
+    """chgk-overlay from another work tree (`--base-tree`: e.g. `git archive <commit>` unpacked),
+    to compare code before and after a change in the same interleaved rounds."""
+
+    root: Path = Path(".")
+
+    def start(self, timeout: float = 120) -> "TreeServer":
+        cmd = [sys.executable, "-m", "overlay", "serve", "--port", str(self.port), "--data", str(self.data),
+               "--async-mode", self.mode, "--demo"]
+        self.log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(cmd, cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_until_up(self.proc, self.url + "/api/time", timeout, output=self.output)
+        return self
+
+
 STAGES = (("send→handler", None, "req"), ("handler→commit", "req", "commit0"),
           ("commit", "commit0", "commit1"), ("commit→frame", "commit1", "frame"),
           ("frame→last write", "frame", "fan1"), ("send→last write", None, "fan1"),
@@ -170,7 +185,8 @@ def run_row(server, kind: str, n: int, args: argparse.Namespace, client_dir: Pat
            "--commands", str(args.commands), "--warmup", str(args.warmup), "--gap-ms", str(args.gap_ms)]
     if target == "chgk":
         # "chgk": the sockets ask for `state_patch` as our overlays (static/lib/client.js) do;
-        # "chgk-full": they take the whole `state` after every change, as any other client does
+        # "chgk-full": they take the whole `state` after every change, as any other client does;
+        # "chgk-base": the same, against the code of --base-tree
         cmd += ["--token", TOKEN, "--patches", "1" if kind == "chgk" else "0"]
     env = {**os.environ, "NODE_PATH": str(client_dir / "node_modules")}
     cpu0 = [cpu_s(pid) for pid in ours]
@@ -209,7 +225,7 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=100)
     p.add_argument("--gap-ms", type=float, default=10)
     p.add_argument("--mode", default="eventlet", help="chgk-overlay's async mode")
-    p.add_argument("--servers", nargs="+", default=["chgk", "nodecg"], choices=["chgk", "chgk-full", "nodecg"],
+    p.add_argument("--servers", nargs="+", default=["chgk", "nodecg"], choices=["chgk", "chgk-full", "chgk-base", "nodecg"],
                    help="chgk: our overlays' way (`state_patch`); chgk-full: the whole `state` every time")
     p.add_argument("--install-dir", type=Path, default=None,
                    help="install NodeCG and the client here and keep them (default: a temporary folder)")
@@ -218,6 +234,8 @@ def main() -> None:
     p.add_argument("--json", type=Path, default=None)
     p.add_argument("--trace", type=Path, default=None, help="stamp chgk-overlay's stages, files here")
     p.add_argument("--profile", type=Path, default=None, help="py-spy chgk-overlay at the largest client count")
+    p.add_argument("--base-tree", type=Path, default=None,
+                   help="chgk-base: chgk-overlay run from this tree (e.g. an unpacked `git archive` of an older commit)")
     args = p.parse_args()
     for folder in (args.trace, args.profile):
         if folder:
@@ -230,7 +248,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="chgk-nodecg-"))
     base = args.install_dir.resolve() if args.install_dir else tmp
     results: list[dict] = []
-    chgk = ncg = None
+    chgk = ncg = base_srv = None
     try:
         npm_ci(NODE, base / "client")
         if args.trace:
@@ -240,6 +258,10 @@ def main() -> None:
         state = chgk.public_sample()
         print(f"state: {len(json.dumps(state, ensure_ascii=False).encode())} bytes of JSON (chgk's public view)")
         servers = {"chgk": chgk, "chgk-full": chgk}
+        if "chgk-base" in args.servers:
+            TreeServer.root = args.base_tree.resolve()
+            (tmp / "base").mkdir()
+            servers["chgk-base"] = base_srv = Chgk(args.mode, tmp / "base", server=TreeServer)
         if "nodecg" in args.servers:
             ncg = NodeCG(base / "nodecg", state).start()
             servers["nodecg"] = ncg
@@ -280,7 +302,7 @@ def main() -> None:
                     if r["stale"] or r["errors"]:
                         print(f"  ! {r['stale']} stale messages, errors: {r['errors']}")
     finally:
-        for srv in (ncg, chgk):
+        for srv in (ncg, chgk, base_srv):
             try:
                 os.kill(srv.pid, signal.SIGCONT)  # a stopped process would not hear the SIGTERM
             except (AttributeError, ProcessLookupError):
@@ -289,6 +311,8 @@ def main() -> None:
             ncg.stop()
         if chgk:
             chgk.stop()
+        if base_srv:
+            base_srv.stop()
         shutil.rmtree(tmp, ignore_errors=True)
 
     print("\nms from sending the HTTP command until the LAST socket holds the new state (p50, p99, max over"
