@@ -3,7 +3,7 @@ late is the last one, what does a held connection cost in memory, and does the o
 keep answering meanwhile?
 
     python bench/held_overlays.py [--clients 5000] [--per-worker 1250] [--commands 200]
-                                  [--poll-ms 20] [--mode eventlet]
+                                  [--poll-ms 20] [--mode eventlet] [--max-wait 240 [--quiet 0.3]]
 
 One server (`python -m overlay serve --demo`, tests.support.Server, eventlet) in a temp folder;
 it raises its own open-files limit at start and logs the limit in force (the bench prints that
@@ -38,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import ClientPool, Server, busy_s, cpu_s, machine, pct, rss_kb
+from _common import ClientPool, Server, busy_s, cpu_s, machine, pct, rss_kb, wait_quiet
 from latency import Driver, send_cycle
 from tests.support import TOKEN
 
@@ -151,9 +151,15 @@ def main() -> int:
     p.add_argument("--commands", type=int, default=200)
     p.add_argument("--poll-ms", type=float, default=20, help="clients read every P ms (0: on arrival)")
     p.add_argument("--mode", choices=("eventlet", "gevent"), default="eventlet")
+    p.add_argument("--max-wait", type=float, default=0,
+                   help="first wait up to S seconds until other processes use under --quiet cores")
+    p.add_argument("--quiet", type=float, default=0.3)
     p.add_argument("--json", help="also write the figures to this file")
     args = p.parse_args()
     limit = raise_own_limit()
+    if args.max_wait:
+        others = wait_quiet(args.quiet, args.max_wait)
+        print(f"  others used {others:.2f} cores over 5 s before the start", file=sys.stderr, flush=True)
     print(f"# {machine()}  mode={args.mode}  bench open-files limit {limit}", file=sys.stderr, flush=True)
     if limit < args.clients + 256:
         print(f"  this process's open-files limit ({limit}) is below the clients it opens", file=sys.stderr)

@@ -1,7 +1,7 @@
 """Take → pixels: from the operator's key press on the rundown desk to the first frame Chromium
 paints with the new graphic on an overlay page.
 
-    python bench/take_pixels.py [--takes 100] [--others 50] [--mode eventlet]
+    python bench/take_pixels.py [--takes 100] [--others 50] [--mode eventlet] [--max-wait 240 [--quiet 0.3]]
 
 One server (`python -m overlay serve --demo`) in a temp folder, a rundown with one strap
 (lower-third, layer `straps`, out manual), `--others` /overlay clients held by bench/clients.py
@@ -38,12 +38,11 @@ import json
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-from _common import ClientPool, Server, machine, pct
+from _common import ClientPool, Server, machine, pct, wait_quiet
 from tests.support import CHROMIUM, CHROMIUM_ARGS
 
 STRAP = {"segment": "Эфир", "label": "Ведущий", "graphic": "lower-third", "layer": "straps", "out": "manual",
@@ -143,9 +142,15 @@ def main() -> int:
     p.add_argument("--takes", type=int, default=100)
     p.add_argument("--others", type=int, default=50, help="other /overlay clients held meanwhile")
     p.add_argument("--mode", choices=("eventlet", "gevent"), default="eventlet")
+    p.add_argument("--max-wait", type=float, default=0,
+                   help="first wait up to S seconds until other processes use under --quiet cores")
+    p.add_argument("--quiet", type=float, default=0.3)
     p.add_argument("--json", help="also write every take's stamps to this file")
     p.add_argument("--screenshot", help="where to keep the final overlay screenshot (PNG)")
     args = p.parse_args()
+    if args.max_wait:
+        others = wait_quiet(args.quiet, args.max_wait)
+        print(f"  others used {others:.2f} cores over 5 s before the start", file=sys.stderr, flush=True)
     print(f"# {machine()}  mode={args.mode}  takes={args.takes}  other overlays={args.others}", file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory(prefix="chgk-take-pixels-") as tmp, sync_playwright() as pw:
         srv = Server(Path(tmp) / "data", mode=args.mode).start()
