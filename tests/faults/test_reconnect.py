@@ -17,14 +17,25 @@ from tests.faults.helpers import Watcher, drop_connections, tv_spec, watching
 from tests.support import PASSWORD, TOKEN, Server
 
 # Every value the page's data-connection takes from now on, in order, kept by the page itself.
+# Each record's oldValue is the value its mutation replaced: two changes made in one task (one
+# observer callback) are both kept, not only the value the attribute ends with.
 CONNECTION_LOG = """
 window.__conn = [document.body.dataset.connection];
-new MutationObserver(() => {
-  const now = document.body.dataset.connection;
-  if (window.__conn[window.__conn.length - 1] !== now) window.__conn.push(now);
-}).observe(document.body, {attributes: true, attributeFilter: ["data-connection"]});
+new MutationObserver((records) => {
+  const values = records.slice(1).map((r) => r.oldValue);
+  values.push(document.body.dataset.connection);
+  for (const now of values) {
+    if (window.__conn[window.__conn.length - 1] !== now) window.__conn.push(now);
+  }
+}).observe(document.body, {attributes: true, attributeOldValue: true, attributeFilter: ["data-connection"]});
 window.__same_page = 1;  // gone if anything reloads the page
 """
+
+# The page's Socket.IO transport. A page starts on HTTP long-polling and upgrades to a websocket;
+# until the upgrade is done a cut may find no poll under way (only the upgrade's probe, which the
+# client drops quietly) and the next poll simply opens a new connection: nothing is lost to see.
+OVERLAY_TRANSPORT = "window.chgkOverlay?.socket?.io?.engine?.transport?.name"
+PANEL_TRANSPORT = "window.chgkPanel?.conn?.socket?.io?.engine?.transport?.name"
 
 
 def auth() -> dict:
@@ -55,11 +66,21 @@ def meanwhile(srv: Server, game: str, title: str, **body) -> tuple[dict, dict]:
         other.stop()
 
 
-@pytest.fixture
-def srv(tmp_path: Path) -> Iterator[Server]:
-    server = Server(tmp_path / "data", demo=False).start()
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module: each test opens a game of its own and puts it on air; the
+    restarts bring the same data folder back on the same port, as an operator's would."""
+    server = Server(tmp_path_factory.mktemp("reconnect") / "data", demo=False).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def srv(running: Server) -> Server:
+    """The module's server, up (a test that failed between a kill and its restart left it down)."""
+    if running.proc is None or running.proc.poll() is not None:
+        running.start()
+    return running
 
 
 def open_game(srv: Server) -> str:
@@ -129,6 +150,9 @@ def test_overlay_pages_and_the_panel_reconnect_after_a_cut_and_after_a_restart(s
         wait_for(panel, "basisRev", 0)
         for page in (*overlays, panel):
             page.evaluate(CONNECTION_LOG)
+        # the cut must find every page on its held websocket, or it may miss one
+        for page, transport in ((follows, OVERLAY_TRANSPORT), (pinned, OVERLAY_TRANSPORT), (panel, PANEL_TRANSPORT)):
+            page.wait_for_function(f"{transport} === 'websocket'", timeout=15_000)
 
         # 1. the server drops every connection; the game moves on before anyone is back
         drop_connections(srv.port)
