@@ -27,6 +27,8 @@ DEFAULTS: dict[str, Any] = {
     "OSC_TARGETS": [],
     "OSC_ALLOW": ["127.0.0.1", "::1"],
     "LOGIN_ATTEMPTS": 5,               # failed logins per address per minute before a pause
+    "LOGIN_PAUSE_S": 1.0,              # the first pause after them; it doubles with each further failure ...
+    "LOGIN_MAX_PAUSE_S": 30.0,         # ... up to this; a guess beyond a queue this long is held this long
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_NAME": "chgk_session",

@@ -47,7 +47,9 @@ def throttle() -> "Throttle":
     and /control sockets. Failures anywhere count against the address everywhere."""
     ext = current_app.extensions
     if "chgk_login_throttle" not in ext:
-        ext["chgk_login_throttle"] = Throttle(current_app.config["LOGIN_ATTEMPTS"])
+        config = current_app.config
+        ext["chgk_login_throttle"] = Throttle(config["LOGIN_ATTEMPTS"], first_pause_s=float(config["LOGIN_PAUSE_S"]),
+                                              max_pause_s=float(config["LOGIN_MAX_PAUSE_S"]))
     return ext["chgk_login_throttle"]
 
 

@@ -20,7 +20,12 @@ from tests.faults.helpers import csrf_of, login, session_payload, tv_spec
 from tests.support import PASSWORD, TOKEN, Server
 
 ATTEMPTS = 5  # LOGIN_ATTEMPTS, the default; set explicitly so that a test setup may raise it elsewhere
-LIMIT = {"CHGK_OVERLAY_LOGIN_ATTEMPTS": str(ATTEMPTS)}
+# The same throttle at a tenth of the product's time scale (1 s doubling up to 30 s): a guess
+# held behind a full queue waits 3 s here, not 30. Still longer than the 0.5 s and 1 s a guesser's
+# client below gives up after, so every "held" below is a hold.
+PAUSE_S, MAX_PAUSE_S = 0.1, 3.0
+LIMIT = {"CHGK_OVERLAY_LOGIN_ATTEMPTS": str(ATTEMPTS), "CHGK_OVERLAY_LOGIN_PAUSE_S": str(PAUSE_S),
+         "CHGK_OVERLAY_LOGIN_MAX_PAUSE_S": str(MAX_PAUSE_S)}
 
 
 @pytest.fixture
