@@ -63,8 +63,9 @@ class StorageError(Exception):
     status = 503
     code = "storage_unavailable"
 
-    def __init__(self, cause: Exception) -> None:
-        self.message = f"The game could not be saved ({cause}); nothing was changed. Check the data folder's disk space and permissions."
+    def __init__(self, cause: Exception, message: str | None = None) -> None:
+        self.message = message or (f"The game could not be saved ({cause}); nothing was changed. "
+                                   "Check the data folder's disk space and permissions.")
         super().__init__(self.message)
 
 
@@ -171,7 +172,9 @@ class Store:
             finally:
                 os.close(fd)
         except OSError as exc:
-            raise StorageError(sqlite3.OperationalError(f"fsync of the journal failed: {exc}")) from exc
+            # the commit stands (SQLite and the screens have it) but the disk did not confirm it
+            raise StorageError(exc, f"The change was recorded, but the disk did not confirm it ({exc}): it may be "
+                                    "lost if the power fails. Check the data folder's disk.") from exc
         self._unsynced = False
 
     @contextmanager

@@ -10,8 +10,10 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from overlay.core.session import Change, Sessions
-from overlay.core.store import Store
+from overlay.core.store import StorageError, Store
 from tests.faults.helpers import tv_spec
 
 
@@ -71,3 +73,17 @@ def test_other_writes_are_durable_when_their_transaction_ends(tmp_path: Path):
     assert not store.durable
     store.sync()
     assert store.durable
+
+
+def test_a_journal_the_disk_cannot_confirm_is_said_not_hidden(tmp_path: Path):
+    """The WAL file taken from under the server (a real fault: someone cleaning the data folder):
+    the commit stands in SQLite, so the answer must not claim that nothing changed."""
+    path = tmp_path / "game.sqlite3"
+    store = Store(path, "FULL")
+    with store.transaction(deferred=True) as db:
+        db.execute("INSERT INTO settings (key, value) VALUES ('x', '1')")
+    Path(f"{path}-wal").unlink()
+    with pytest.raises(StorageError) as caught:
+        store.sync()
+    assert caught.value.status == 503 and "recorded, but the disk did not confirm it" in caught.value.message
+    assert not store.durable, "what was not confirmed must not be reported durable"
