@@ -125,7 +125,7 @@ def sender() -> Iterator[socket.socket]:
 
 
 def counters(seeded: Seeded) -> dict:
-    return requests.get(seeded.url + "/api/osc/status", headers=AUTH, timeout=10).json()["listen"]["counters"]
+    return seeded.http.get(seeded.url + "/api/osc/status", timeout=10).json()["listen"]["counters"]
 
 
 def send_and_wait(seeded: Seeded, sender: socket.socket, port: int, dgram: bytes) -> tuple[dict, dict]:
@@ -150,7 +150,7 @@ def test_osc_datagrams_never_crash_and_only_accepted_ones_change_anything(seeded
     before, after = send_and_wait(seeded, sender, osc_port, dgram)
     if after["accepted"] == before["accepted"]:
         assert snapshot(seeded) == state, f"a datagram that was not accepted changed something: {dgram[:200]!r}"
-    status = requests.get(seeded.url + "/api/osc/status", headers=AUTH, timeout=10).json()["listen"]
+    status = seeded.http.get(seeded.url + "/api/osc/status", timeout=10).json()["listen"]
     assert "internal_error" not in status["reasons"], status["last_errors"][:3]
     alive(seeded.srv)
 
