@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules import club
-from ..rules.tv import SPIN_MS
 from ..rules.state import Game
 
 
@@ -40,7 +39,7 @@ def _round(game: Game, public: bool, retired: bool = False) -> dict | None:
         # The arrow stops at `reveal_at` (server epoch ms): graphics hold the sector and the card
         # until then; the table turns by `spin` from `spun_at`. None: revealed already.
         "spun_at": r.spun_at, "reveal_at": r.reveal_at,
-        "spin": dict(SPIN_MS) if r.reveal_at is not None else None,
+        "spin": dict(game.spin) if r.reveal_at is not None else None,
     }
     if retired:  # RULES.md §6: the next holding plays the same questions
         out.update(text=None, answer=None, comment=None, media=[])

@@ -9,13 +9,18 @@ from .table import KINDS, MULTI_KINDS, QUESTIONS_PER_KIND
 
 RULE_SETS = ("tv", "club")
 DEFAULT_TIMERS = {"minute": 60_000, "blitz": 20_000, "extra_minute": 60_000, "club_help": 20_000}
+# The top's timings (ms): it turns until the arrow first stops; on a played sector it rests, then
+# walks clockwise one sector at a time to the round's sector. A game may set its own (a studio's
+# shorter turn for a stream, a rehearsal); the bounds keep the arrow's walk watchable.
+DEFAULT_SPIN = {"turn": 4200, "rest": 450, "step": 420}
+SPIN_BOUNDS = {"turn": (500, 20_000), "rest": (0, 5_000), "step": (50, 2_000)}
 DEFAULT_SECTORS = 13
 MAX_TEXT = 10_000
 MAX_NAME = 200
 
 _TOP_FIELDS = {
     "rules", "title", "target", "experts", "teams", "game_day", "sectors", "sector_count",
-    "timers", "season", "stage", "final_team", "lost_before",
+    "timers", "spin", "season", "stage", "final_team", "lost_before",
 }
 _QUESTION_FIELDS = {
     "text", "answer", "accepted", "rejected", "comment", "source", "author", "prize", "media",
@@ -186,6 +191,18 @@ def _timers(value: Any) -> dict:
     return timers
 
 
+def _spin(value: Any) -> dict:
+    spin = dict(DEFAULT_SPIN)
+    if value is None:
+        return spin
+    value = _obj(value, "spin")
+    for key, ms in value.items():
+        if key not in DEFAULT_SPIN:
+            raise _fail("spin", f"unknown timing {key!r} (known: {', '.join(DEFAULT_SPIN)})")
+        spin[key] = _int(ms, f"spin.{key}", *SPIN_BOUNDS[key])
+    return spin
+
+
 def _teams(value: Any) -> list[dict]:
     if not isinstance(value, list) or not 2 <= len(value) <= 60:
         raise _fail("teams", "a club game needs a list of 2 to 60 teams")
@@ -221,6 +238,7 @@ def parse_spec(spec: Any) -> dict:
         "target": _int(spec.get("target", 6), "target", 1, 20),
         "sector_count": count,
         "timers": _timers(spec.get("timers")),
+        "spin": _spin(spec.get("spin")),
         "sectors": _sectors(spec, rules, count),
     }
     experts = spec.get("experts")

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .spec import DEFAULT_SPIN
+
 
 @dataclass
 class Sector:
@@ -81,6 +83,7 @@ class Game:
     left_team: str | None = None  # the team that just lost its round: never a candidate for that seat
     best_player: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)  # season, stage, final_team
+    spin: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_SPIN))  # the top's timings
 
     @property
     def phase(self) -> str | None:
@@ -112,6 +115,8 @@ def new_game(game_id: str, spec: dict) -> Game:
         title=spec["title"],
         target=spec["target"],
         timers=dict(spec["timers"]),
+        # a spec stored before games had their own top's timings has none: the default's
+        spin=dict(spec.get("spin") or DEFAULT_SPIN),
         sectors=[Sector(s["number"], s["kind"], s["questions"]) for s in spec["sectors"]],
         # the member ids stay in the spec (the league reads them there), not in the shown state
         experts={k: v for k, v in spec["experts"].items() if k != "members"} if spec.get("experts") else None,

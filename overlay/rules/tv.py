@@ -8,21 +8,22 @@ from __future__ import annotations
 from .commands import Command
 from .context import Ctx
 from .errors import InputError, RuleError
+from .spec import DEFAULT_SPIN
 from .state import Game
 from .table import MULTI_KINDS, next_unplayed
 
 
-# The top's timings (ms): it turns until the arrow first stops; on a played sector it rests, then
-# walks clockwise one sector at a time to the round's sector. The table graphic animates with
-# these numbers (from the state), so the arrow stops at `reveal_at` on every screen.
-SPIN_MS = {"turn": 4200, "rest": 450, "step": 420}
+# The top's default timings (ms), spec.DEFAULT_SPIN; a game may have its own (`Game.spin`). The
+# table graphic animates with the game's numbers (from the state), so the arrow stops at
+# `reveal_at` on every screen.
+SPIN_MS = DEFAULT_SPIN
 
 
-def reveal_at(spun_at: int, landed: int, sector: int, sectors: int) -> int:
+def reveal_at(spun_at: int, landed: int, sector: int, sectors: int, spin: dict[str, int] = SPIN_MS) -> int:
     """Server epoch ms when the arrow stops on `sector`: the moment the round may be shown."""
     steps = (sector - landed) % sectors
-    walk = SPIN_MS["rest"] + steps * SPIN_MS["step"] if steps else 0
-    return spun_at + SPIN_MS["turn"] + walk
+    walk = spin["rest"] + steps * spin["step"] if steps else 0
+    return spun_at + spin["turn"] + walk
 
 
 def _single(game: Game) -> bool:
@@ -52,7 +53,7 @@ def spin(game: Game, cmd: Command, ctx: Ctx) -> list[dict]:
     sector = next_unplayed(played, landed)
     assert sector is not None
     return [{"type": "spun", "landed": landed, "sector": sector, "drawn": drawn,
-             "spun_at": ctx.now, "reveal_at": reveal_at(ctx.now, landed, sector, n)}]
+             "spun_at": ctx.now, "reveal_at": reveal_at(ctx.now, landed, sector, n, game.spin)}]
 
 
 def start_timer(game: Game, cmd: Command, ctx: Ctx) -> list[dict]:

@@ -44,7 +44,7 @@ def _q(text: str, answer: str, name: str, city: str, amount: int) -> dict:
             "prize": {"amount": amount, "currency": "UAH"}}
 
 
-def game_spec(target: int = 6, timers: dict | None = None) -> dict:
+def game_spec(target: int = 6, timers: dict | None = None, spin: dict | None = None) -> dict:
     """A tv game written for these tests: blitz on 5, superblitz on 9, sponsor on 13."""
     sectors: list[dict] = []
     for n in range(1, 14):
@@ -70,6 +70,8 @@ def game_spec(target: int = 6, timers: dict | None = None) -> dict:
     }
     if timers:
         spec["timers"] = timers
+    if spin:
+        spec["spin"] = spin
     return spec
 
 

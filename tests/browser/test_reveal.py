@@ -78,9 +78,11 @@ def arrow_degrees(page: Page) -> float:
     return math.degrees(math.atan2(b, a)) % 360
 
 
+# the top's own timings and a game's shorter ones (spec `spin`): every screen turns by the game's
+@pytest.mark.parametrize("spin", [None, {"turn": 1500, "rest": 300, "step": 250}], ids=["default", "short"])
 def test_every_screen_draws_the_round_when_the_arrow_stops(server: Server, chromium: Browser,
-                                                          tabs: list[Tab]) -> None:
-    game = server.create(game_spec(), on_air=True)
+                                                          tabs: list[Tab], spin: dict | None) -> None:
+    game = server.create(game_spec(spin=spin), on_air=True)
     server.play(game, "spin", landed=2)
     server.play(game, "start_timer")
     server.play(game, "judge", correct=True)            # 2 played: a spin onto it walks on
@@ -104,8 +106,9 @@ def test_every_screen_draws_the_round_when_the_arrow_stops(server: Server, chrom
     state = server.play(game, "spin", landed=8)
     r = state["round"]
     assert (r["sector"], r["kind"]) == (9, "superblitz")
-    spin = r["spin"]
-    assert r["reveal_at"] == r["spun_at"] + spin["turn"] + spin["rest"] + spin["step"]
+    timings = r["spin"]
+    assert timings == (spin or {"turn": 4200, "rest": 450, "step": 420})
+    assert r["reveal_at"] == r["spun_at"] + timings["turn"] + timings["rest"] + timings["step"]
     for path, page in pages.items():
         for sel, _ in watch[path]:
             wait_js(page, "(sel) => sel in window.drawnAt", sel, timeout_ms=WAIT_MS + 6000)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.helpers import WAIT_MS, Tab, settle, wait_js
+from tests.browser.helpers import QUICK_SPIN, WAIT_MS, Tab, settle, wait_js
 from tests.browser.test_overlays import game_spec
 from tests.support import Server
 
@@ -55,7 +55,7 @@ def pages(chromium: Browser) -> Iterator[list[Page]]:
 
 def plain_spec(target: int) -> dict:
     """The tests' game with one question per sector: every spin is one verdict."""
-    spec = game_spec(target=target)
+    spec = game_spec(target=target, spin=QUICK_SPIN)
     for s in spec["sectors"]:
         if s["kind"] in ("blitz", "superblitz"):
             s.update(kind="regular", questions=s["questions"][:1])
@@ -100,7 +100,7 @@ def test_a_verdict_undone_at_once_leaves_the_games_score(server: Server, pages: 
 
 
 def test_a_decisive_round_granted_right_after_the_point_reads_0_0(server: Server, pages: list[Page]) -> None:
-    game = server.create(game_spec(target=6), on_air=True)
+    game = server.create(game_spec(target=6, spin=QUICK_SPIN), on_air=True)
     open_both(server, pages)
     for sector in (1, 2, 3, 4, 6):
         server.play(game, "spin", landed=sector)

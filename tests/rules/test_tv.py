@@ -135,6 +135,36 @@ def test_timers_come_from_the_spec():
     assert p.do("start_timer")[0]["duration_ms"] == 5_000
 
 
+def test_the_tops_timings_come_from_the_spec_and_the_arrow_stops_by_them():
+    p = Play(spin={"turn": 800, "step": 100})
+    p.do("spin", landed=1)
+    p.do("start_timer")
+    p.do("judge", correct=True)
+    # landed on the played sector 1: it rests, then walks one sector to 2
+    (spun,) = p.do("spin", landed=1)
+    assert spun["sector"] == 2 and spun["reveal_at"] == p.now + 800 + SPIN_MS["rest"] + 100
+    # the table graphic turns by the game's own numbers, which stop the arrow at reveal_at
+    assert public_view(p.game, 1, p.now)["round"]["spin"] == {"turn": 800, "rest": SPIN_MS["rest"], "step": 100}
+    assert parse_spec({"rules": "tv"})["spin"] == SPIN_MS
+
+
+@pytest.mark.parametrize(("spin", "field"), [
+    ({"turn": 499}, "spin.turn"), ({"turn": 20_001}, "spin.turn"), ({"rest": -1}, "spin.rest"),
+    ({"step": 49}, "spin.step"), ({"step": "fast"}, "spin.step"), ({"turns": 800}, "spin"), ([800], "spin"),
+])
+def test_the_tops_timings_are_refused_outside_their_bounds(spin, field):
+    with pytest.raises(InputError) as info:
+        parse_spec({"rules": "tv", "spin": spin})
+    assert info.value.values["field"] == field
+
+
+def test_a_game_stored_before_the_tops_timings_spins_by_the_default():
+    spec = parse_spec({"rules": "tv"})
+    del spec["spin"]
+    game = new_game("g1", spec)
+    assert game.spin == SPIN_MS
+
+
 def test_time_up_refused_before_time():
     p = Play()
     p.do("spin", landed=1)
