@@ -52,5 +52,15 @@ def read_game(store: Store, game_id: str) -> GameRecord | None:
     return GameRecord(game_id, json.loads(spec), created_at, store.log(game_id), journal)
 
 
+def read_media(store: Store) -> dict[str, str]:
+    """The media library's pictures as {media id: URL} (as `Media.url`; none in a folder that never
+    had a library)."""
+    try:
+        rows = store.query("SELECT n, hash, ext FROM media")
+    except sqlite3.OperationalError:  # no such table
+        return {}
+    return {f"m{n}": f"/media/{h}.{ext}" for n, h, ext in rows}
+
+
 def game_ids(store: Store) -> list[str]:
     return [i for (i,) in store.query("SELECT id FROM games ORDER BY n")]

@@ -19,7 +19,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from overlay.cli import main
 from overlay.post.render import plan, render
-from tests.post.games import play_club, play_tv
+from tests.post.games import play_club, play_tv, server_time, tv_spec
 from tests.support import ROOT, Server, wait_for
 
 FPS = 25
@@ -233,3 +233,30 @@ def test_ctrl_c_stops_cleanly_and_leaves_no_half_file(recorded: tuple[Server, st
     said = err.read_text()
     assert "stopped; nothing was written" in said and "Traceback" not in said, said
     assert [p.name for p in tmp_path.iterdir()] == ["stderr.txt"]
+
+
+def test_a_library_picture_a_graphic_names_is_drawn(recorded: tuple[Server, str, str], tmp_path: Path) -> None:
+    """A rundown's bug names a picture of the media library by its id: the render serves the
+    library's files and resolves the id as the live server does, so the picture is drawn."""
+    srv, _, _ = recorded
+    rgb = (214, 32, 140)  # a colour nothing else on air has
+    raw = io.BytesIO()
+    Image.new("RGB", (320, 160), rgb).save(raw, "PNG")
+    r = srv.http.post(srv.url + "/api/media", files={"file": ("logo.png", raw.getvalue())}, timeout=30)
+    assert r.status_code in (200, 201), r.text
+    game = srv.create(tv_spec(), on_air=True)
+    rid = srv.api("POST", "/api/rundowns", {"name": "Картинки"})["id"]
+    srv.api("POST", f"/api/rundowns/{rid}/items", {"label": "Логотип", "graphic": "bug", "layer": "bug",
+                                                   "data": {"media": r.json()["id"], "corner": "top-left", "height": 160}})
+    srv.api("POST", f"/api/rundowns/{rid}/actions", {"action": "take", "item": "Логотип"})
+    taken = server_time(srv)
+    wait_for(lambda: server_time(srv) >= taken + 1500, what="the bug on air for 1.5 s")
+    srv.play(game, "spin", landed=2)  # the game's last event: its range holds the bug's whole entrance
+    created, events = journal(srv, game)
+    last = math.ceil((events[-1]["at"] - created) / FRAME_MS) - math.ceil((taken + 1000 - created) / FRAME_MS)
+    done = render(plan(srv.data, game, graphic="show", out=tmp_path / "bug.mov", fps=FPS,
+                       start=f"{(taken + 1000 - created) / 1000:.3f}"), probe={last})
+    # the bug's box: the safe area's top-left corner, 160 px high (as on /overlays/show)
+    for frame in (Image.open(io.BytesIO(done["probes"][last]["png"])), frame_png(tmp_path / "bug.mov", last)):
+        drawn = frame.convert("RGB").getpixel((96 + 160, 54 + 80))
+        assert all(abs(a - b) <= 12 for a, b in zip(drawn, rgb)), drawn
