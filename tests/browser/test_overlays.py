@@ -22,7 +22,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser
 
-from tests.browser.helpers import (TRANSPARENT, WAIT_MS, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
+from tests.browser.helpers import (QUICK_SPIN, TRANSPARENT, WAIT_MS, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
                                    screenshot_dir, small_text, text_of, wait_js, wait_off_air, wait_on_air, wait_revealed)
 from tests.support import Server
 
@@ -75,8 +75,11 @@ def game_spec(target: int = 6, timers: dict | None = None, spin: dict | None = N
     return spec
 
 
-def new_game(server: Server, *, target: int = 6, timers: dict | None = None, on_air: bool = True) -> str:
-    return server.create(game_spec(target=target, timers=timers), on_air=on_air)
+def new_game(server: Server, *, target: int = 6, timers: dict | None = None, on_air: bool = True,
+             spin: dict | None = QUICK_SPIN) -> str:
+    """A game of `game_spec` whose top turns in a second (QUICK_SPIN) unless the test is about
+    the turn (`spin=None`: the top's own timings)."""
+    return server.create(game_spec(target=target, timers=timers, spin=spin), on_air=on_air)
 
 
 @pytest.fixture(scope="module")
@@ -250,7 +253,7 @@ def test_timer_shows_time_up_and_plays_the_signal(server: Server, tab: Tab) -> N
 
 
 def test_table_marks_played_sectors_and_spins(server: Server, tab: Tab) -> None:
-    game = new_game(server)
+    game = new_game(server, spin=None)  # the turn is watched while it runs
     server.play(game, "spin", landed=2)
     server.play(game, "start_timer")
     page = tab.open(f"{server.url}/overlays/table?lang=en")
