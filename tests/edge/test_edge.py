@@ -245,11 +245,20 @@ def test_a_client_that_never_reads_holds_up_no_one(own: dict):
         stuck.close()
 
 
-def test_edge_started_without_redis_says_so_and_retries(own: dict, tmp_path: Path):
+@pytest.fixture
+def started() -> Iterator[list]:
+    """Processes a test starts itself; stopped at its end, the last started first."""
+    procs: list = []
+    yield procs
+    for proc in reversed(procs):
+        proc.stop()
+
+
+def test_edge_started_without_redis_says_so_and_retries(started: list, tmp_path: Path):
     port = free_port()
     url = f"redis://127.0.0.1:{port}/0"
     edge = Server(tmp_path / "edge", kind="edge", redis=url)
-    own["started"].append(edge)
+    started.append(edge)
     edge.start(timeout=120)
     wait_for(lambda: f"cannot reach Redis at {url}" in edge.output(), what="the edge to say Redis is missing")
     status = edge_status(edge)
@@ -259,10 +268,10 @@ def test_edge_started_without_redis_says_so_and_retries(own: dict, tmp_path: Pat
     with pytest.raises(socketio.exceptions.ConnectionError):  # no blank state for an overlay on air
         sio.connect(edge.url, namespaces=["/overlay"], transports=["websocket"], wait_timeout=10)
     redis = Redis(tmp_path / "late-redis", port=port)
-    own["started"].append(redis)
+    started.append(redis)
     redis.start()
     writer = Server(tmp_path / "late-writer", redis=url)
-    own["started"].append(writer)
+    started.append(writer)
     try:
         writer.start(timeout=120)
         wait_for(lambda: edge_status(edge)["synced"], what="the edge to read the state once Redis is there")
