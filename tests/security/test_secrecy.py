@@ -17,9 +17,12 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from http.cookiejar import DefaultCookiePolicy
 
 import pytest
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 from overlay.graphics.game import GRAPHICS
 from tests.faults.helpers import Watcher
@@ -73,6 +76,13 @@ class Public:
         for s in (self.cues, self.surface):
             s.settimeout(0.2)
             threading.Thread(target=self._listen, args=(s,), daemon=True).start()
+        # one kept-alive connection for the dozens of GETs of every look (a new connection each
+        # cost more CPU than the GETs), and no cookie kept between them: each GET is anonymous,
+        # as a new visitor's would be
+        self.http = requests.Session()
+        self.http.cookies.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+        self.http.mount("http://", HTTPAdapter(max_retries=Retry(total=2, allowed_methods=frozenset({"GET"}),
+                                                                 status_forcelist=(), raise_on_status=False)))
         self.watchers = [Watcher(srv.url, "/overlay")]
         pinned = Watcher(srv.url, "/overlay")
         pinned.sio.call("follow", {"game": game}, namespace="/overlay", timeout=5)
@@ -91,6 +101,7 @@ class Public:
 
     def close(self) -> None:
         self.stop.set()
+        self.http.close()
         for w in self.watchers:
             w.close()
         self.cues.close()
@@ -98,7 +109,7 @@ class Public:
 
     def pages(self, full: bool) -> dict[str, str]:
         url = self.srv.url
-        get = lambda path, **kw: requests.get(url + path, timeout=10, **kw).text  # noqa: E731
+        get = lambda path, **kw: self.http.get(url + path, timeout=10, **kw).text  # noqa: E731
         out = {f"public {g}": get(f"/api/games/{g}/public") for g in self.games()}
         out.update({"on-air": get("/api/on-air"), "league": get("/api/public/league"), "index": get("/"),
                     "login page": get("/control/"), "themes": get("/api/themes")})
@@ -110,7 +121,7 @@ class Public:
         for path in (f"/api/games/{self.game}", f"/api/games/{self.game}/log", f"/api/games/{self.game}/moves",
                      "/api/games", "/api/packs", "/api/packs/p1", "/api/graphics", "/api/osc/status",
                      "/api/osc/config", "/control/setup", "/control/packs"):
-            r = requests.get(url + path, timeout=10)
+            r = self.http.get(url + path, timeout=10)
             assert r.status_code in (200, 401, 404), (path, r.status_code)
             out[f"anonymous {path}"] = r.text
         if full:
@@ -120,10 +131,10 @@ class Public:
         return out
 
     def games(self) -> list[str]:
-        return [g["id"] for g in requests.get(self.srv.url + "/api/games", headers=AUTH, timeout=10).json()["games"]]
+        return [g["id"] for g in self.http.get(self.srv.url + "/api/games", headers=AUTH, timeout=10).json()["games"]]
 
     def league_ids(self, kind: str) -> list[str]:
-        listing = requests.get(self.srv.url + "/api/public/league", timeout=10).json()
+        listing = self.http.get(self.srv.url + "/api/public/league", timeout=10).json()
         return [x["id"] for x in listing.get(kind, [])]
 
     def sockets(self) -> dict[str, str]:
@@ -157,12 +168,14 @@ def revealed(state: dict, allowed: set[str], tag: str = "Q") -> None:
         allowed |= {marker("answer", r["sector"], i, tag), marker("comment", r["sector"], i, tag)}
 
 
-@pytest.fixture
+# One server for the module: each test makes its own games and puts them on air, and looks only
+# at its own games' public views and the surfaces it opens itself.
+@pytest.fixture(scope="module")
 def osc_port() -> int:
     return free_port(socket.SOCK_DGRAM)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def cues() -> Iterator[socket.socket]:
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.bind(("127.0.0.1", 0))
@@ -170,9 +183,9 @@ def cues() -> Iterator[socket.socket]:
     s.close()
 
 
-@pytest.fixture
-def srv(tmp_path, osc_port, cues) -> Iterator[Server]:
-    server = Server(tmp_path / "data", demo=False,
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory, osc_port: int, cues: socket.socket) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("secrecy") / "data", demo=False,
                     args=("--osc-listen", f"127.0.0.1:{osc_port}",
                           "--osc-target", f"127.0.0.1:{cues.getsockname()[1]}")).start()
     yield server
