@@ -36,6 +36,18 @@ class Recorder:
         self.seqs: list[int] = []
         self.events: queue.Queue = queue.Queue()
         self.sio = socketio.Client(reconnection=False)
+        # python-engineio's client runs each message's handler in a thread of its own: on a loaded
+        # machine two states could be recorded out of the order they arrived in (seen: revs
+        # [.., 42, 44, 43], and wait_rev stuck at 43). Handle messages in order, on the thread
+        # that reads the socket, as an overlay does (tests/faults/helpers.py's Watcher likewise).
+        eio, spawn = self.sio.eio, self.sio.eio.start_background_task
+
+        def in_order(target: Any, *args: Any, **kwargs: Any) -> Any:
+            if target == eio.handlers.get("message"):
+                return target(*args, **kwargs)
+            return spawn(target, *args, **kwargs)
+
+        eio.start_background_task = in_order
         self.sio.on("state", self._state, namespace="/overlay")
         self.sio.on("graphics", lambda g: (self.seqs.append(g["seq"]), self.events.put("graphics")),
                     namespace="/overlay")
@@ -120,6 +132,14 @@ class RawWebSocket:
 
     def close(self) -> None:
         self.sock.close()
+
+
+@pytest.fixture
+def server(shared_server: Server) -> Server:
+    """One server (the demo game on air) for the module's eventlet tests, in file order: each
+    leaves the demo game at the start of a round and closes its clients (the first counts every
+    delivery and every overlay connected)."""
+    return shared_server
 
 
 def cycle(srv: Server, i: int) -> int:
@@ -207,6 +227,7 @@ def test_no_compression_is_negotiated_and_frames_are_plain_text(server: Server):
     got = raw.events(lambda event, data: event == "state")
     assert got[-1][1]["rev"] == rev
     raw.close()
+    cycle(server, 2)  # the spin undone: the demo game at the start of a round again
 
 
 def test_a_client_that_stops_reading_holds_nobody_back_and_gets_a_whole_stream(server: Server):
