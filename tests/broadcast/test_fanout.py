@@ -22,7 +22,7 @@ import pytest
 import socketio
 
 from tests.faults.helpers import tv_spec
-from tests.support import Server
+from tests.support import Server, handle_in_order
 
 REGULAR = [1, 2, 3, 4, 6, 7, 8, 10, 11, 12]  # the demo game's single-question sectors
 
@@ -35,19 +35,8 @@ class Recorder:
         self.games: list[str] = []
         self.seqs: list[int] = []
         self.events: queue.Queue = queue.Queue()
-        self.sio = socketio.Client(reconnection=False)
-        # python-engineio's client runs each message's handler in a thread of its own: on a loaded
-        # machine two states could be recorded out of the order they arrived in (seen: revs
-        # [.., 42, 44, 43], and wait_rev stuck at 43). Handle messages in order, on the thread
-        # that reads the socket, as an overlay does (tests/faults/helpers.py's Watcher likewise).
-        eio, spawn = self.sio.eio, self.sio.eio.start_background_task
-
-        def in_order(target: Any, *args: Any, **kwargs: Any) -> Any:
-            if target == eio.handlers.get("message"):
-                return target(*args, **kwargs)
-            return spawn(target, *args, **kwargs)
-
-        eio.start_background_task = in_order
+        # in order: a loaded run recorded revs [.., 42, 44, 43], and wait_rev stuck at 43
+        self.sio = handle_in_order(socketio.Client(reconnection=False))
         self.sio.on("state", self._state, namespace="/overlay")
         self.sio.on("graphics", lambda g: (self.seqs.append(g["seq"]), self.events.put("graphics")),
                     namespace="/overlay")

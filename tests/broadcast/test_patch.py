@@ -18,7 +18,7 @@ import socketio
 from overlay.broadcast.patch import apply, diff, patch
 from tests.broadcast.test_fanout import cycle
 from tests.faults.helpers import tv_spec
-from tests.support import Server
+from tests.support import Server, handle_in_order
 
 
 class Client:
@@ -34,7 +34,7 @@ class Client:
         self.drop = drop or set()  # revs of patches this client loses on purpose
         self.resyncing = False
         self.got: queue.Queue = queue.Queue()
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = handle_in_order(socketio.Client(reconnection=False))  # a patch after the state it patches
         self.sio.on("state", self._whole, namespace="/overlay")
         self.sio.on("state_patch", self._patch, namespace="/overlay")
         self.sio.connect(srv.url, namespaces=["/overlay"], transports=["websocket"], wait_timeout=5,

@@ -9,15 +9,16 @@ import pytest
 import requests
 import socketio
 
+from overlay.demo import DEMO_SPEC
 from tests.faults.helpers import login, panel_csrf
-from tests.support import TOKEN, Server
+from tests.support import TOKEN, Server, handle_in_order
 
 
 class Client:
     """A python-socketio client that queues what it receives."""
 
     def __init__(self, srv: Server, namespace: str, auth: Any = None) -> None:
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = handle_in_order(socketio.Client(reconnection=False))  # queued in the order they came
         self.ns = namespace
         self.got: dict[str, queue.Queue] = {"state": queue.Queue(), "graphics": queue.Queue()}
         for name, q in self.got.items():
@@ -35,52 +36,68 @@ class Client:
 
 
 @pytest.fixture
-def overlay(server: Server):
+def server(shared_server: Server) -> Server:
+    """One server for the module; each test that needs a game gets its own (`game`)."""
+    return shared_server
+
+
+@pytest.fixture
+def game(server: Server) -> str:
+    """A fresh copy of the demo game (rev 0), on air, and no graphic on air: what a newly
+    started `serve --demo` holds."""
+    shown = server.api("GET", "/api/graphics")["graphics"]
+    for name in shown:
+        server.api("POST", "/api/graphics", {"action": "clear", "graphic": name})
+    return server.create(DEMO_SPEC, on_air=True)
+
+
+@pytest.fixture
+def overlay(server: Server, game: str):
     c = Client(server, "/overlay")
     yield c
     c.close()
 
 
-def test_overlay_gets_state_and_graphics_on_connect(overlay: Client):
+def test_overlay_gets_state_and_graphics_on_connect(game: str, overlay: Client):
     state = overlay.next()
-    assert state["id"] == "g1" and state["rev"] == 0 and state["title"] == "Демонстрационная игра"
+    assert state["id"] == game and state["rev"] == 0 and state["title"] == "Демонстрационная игра"
     assert "questions" not in state["sectors"][0]
     assert overlay.next("graphics")["graphics"] == {}
 
 
-def test_overlay_gets_every_change_at_once(server: Server, overlay: Client):
+def test_overlay_gets_every_change_at_once(server: Server, game: str, overlay: Client):
     overlay.next()
-    server.command("g1", type="spin", landed=3)
+    server.command(game, type="spin", landed=3)
     state = overlay.next()  # how soon is bench/latency.py's question; here: it comes, unasked
     assert state["rev"] == 1 and state["round"]["sector"] == 3 and state["round"]["answer"] is None
-    server.command("g1", type="start_timer")
+    server.command(game, type="start_timer")
     assert overlay.next()["timer"]["running"]
-    server.call("POST", "/api/games/g1/undo")
+    server.call("POST", f"/api/games/{game}/undo")
     assert overlay.next()["rev"] == 3
 
 
-def test_refused_command_broadcasts_nothing(server: Server, overlay: Client):
+def test_refused_command_broadcasts_nothing(server: Server, game: str, overlay: Client):
     overlay.next()
-    assert server.command("g1", type="judge", correct=True).status_code == 422
+    assert server.command(game, type="judge", correct=True).status_code == 422
     with pytest.raises(queue.Empty):
         overlay.next(timeout=0.5)
 
 
-def test_overlay_accepts_no_commands(server: Server, overlay: Client):
+def test_overlay_accepts_no_commands(server: Server, game: str, overlay: Client):
     overlay.next()
     overlay.sio.emit("command", {"type": "spin"}, namespace="/overlay")
     overlay.sio.emit("undo", {}, namespace="/overlay")
     time.sleep(0.3)
-    assert server.state("g1")["rev"] == 0
+    assert server.state(game)["rev"] == 0
 
 
-def test_overlay_follows_a_pinned_game(server: Server, overlay: Client):
+def test_overlay_follows_a_pinned_game(server: Server, game: str, overlay: Client):
     overlay.next()
     other = server.create({"rules": "tv", "title": "Другая"})
     answer = overlay.call("follow", {"game": other})
     assert answer["game"] == other
     assert overlay.next()["id"] == other
-    server.command("g1", type="spin", landed=1)
+    server.command(game, type="spin", landed=1)
     server.command(other, type="spin", landed=2)
     assert overlay.next()["round"]["sector"] == 2
     assert overlay.call("follow", {"game": "nope"})["status"] == 404
@@ -111,7 +128,7 @@ def test_control_refuses_without_credentials(server: Server):
         Client(server, "/control", auth={"token": "wrong"})
 
 
-def test_control_commands_and_undo_with_acks(server: Server, overlay: Client):
+def test_control_commands_and_undo_with_acks(server: Server, game: str, overlay: Client):
     overlay.next()
     ctl = Client(server, "/control", auth={"token": TOKEN})
     try:
@@ -128,12 +145,12 @@ def test_control_commands_and_undo_with_acks(server: Server, overlay: Client):
         assert bad["status"] == 404
         assert ctl.call("command", "not an object")["status"] == 400
         assert ctl.call("undo")["state"]["round"] is None
-        assert server.state("g1")["rev"] == 2
+        assert server.state(game)["rev"] == 2
     finally:
         ctl.close()
 
 
-def test_control_graphics_refuse_bad_data_with_the_schemas_key(server: Server):
+def test_control_graphics_refuse_bad_data_with_the_schemas_key(server: Server, game: str):
     """The panel's socket takes graphics through the same schema as POST /api/graphics: a wrong
     field comes back with its catalog key and parameters, for the panel to say in its language."""
     ctl = Client(server, "/control", auth={"token": TOKEN})
@@ -151,7 +168,7 @@ def cookie_of(http: requests.Session) -> str:
     return "; ".join(f"{k}={v}" for k, v in http.cookies.items())
 
 
-def test_control_with_login_session_cookie(server: Server):
+def test_control_with_login_session_cookie(server: Server, game: str):
     cookie = cookie_of(login(server.url))
     sio = socketio.Client(reconnection=False)
     sio.connect(server.url, namespaces=["/control"], headers={"Cookie": cookie}, transports=["websocket"])
