@@ -34,7 +34,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.browser.helpers import WAIT_MS, Tab, screenshot_dir
+from tests.browser.helpers import QUICK_SPIN, WAIT_MS, Tab, screenshot_dir
 from tests.browser.test_club_overlays import staged as club_staged
 from tests.browser.test_overlays import game_spec
 from tests.browser.test_show_graphics import NAMES, logo, portrait, upload
@@ -186,18 +186,18 @@ def tabs(browsers: Browsers) -> Iterator[tuple[Tab, Tab]]:
 def stage_tv(srv: Server) -> dict[str, str]:
     """A tv game mid-round (one sector won, the question of sector 8 with the viewer's photo, the
     minute running), a superblitz with its player and a first verdict, a finished game."""
-    tv = srv.create(game_spec(timers={"minute": 600_000}))
+    tv = srv.create(game_spec(timers={"minute": 600_000}, spin=QUICK_SPIN))
     srv.play(tv, "spin", landed=1)
     srv.play(tv, "start_timer")
     srv.play(tv, "judge", correct=True)
     srv.play(tv, "spin", landed=8)
     srv.play(tv, "start_timer")
-    blitz = srv.create(game_spec())
+    blitz = srv.create(game_spec(spin=QUICK_SPIN))
     srv.play(blitz, "spin", landed=9)
     srv.play(blitz, "choose_player", player="Борис")
     srv.play(blitz, "start_timer")
     srv.play(blitz, "judge", correct=True)
-    result = srv.create(game_spec(target=2))
+    result = srv.create(game_spec(target=2, spin=QUICK_SPIN))
     for sector, correct in ((2, True), (3, False), (4, False)):
         srv.play(result, "spin", landed=sector)
         srv.play(result, "start_timer")

@@ -82,7 +82,7 @@ def transparent(page: Page) -> bool:
 
 def opaque_share(page: Page) -> float:
     alpha = Image.open(io.BytesIO(page.screenshot(omit_background=True, animations="allow"))).getchannel("A")
-    return sum(1 for a in alpha.tobytes() if a > 128) / (alpha.width * alpha.height)
+    return sum(alpha.histogram()[129:]) / (alpha.width * alpha.height)
 
 
 def call(page: Page, method: str, params: dict) -> dict:
