@@ -18,8 +18,8 @@ import socketio
 import websocket
 
 from tests.faults.helpers import tv_spec
-from tests.support import (EDGE_MODE, Redis, Server, close_client, edge_status, free_port, scale_out, start_edge,
-                           wait_for)
+from tests.support import (EDGE_MODE, Redis, Server, close_client, edge_status, free_port, handle_in_order,
+                           scale_out, start_edge, wait_for)
 
 pytestmark = pytest.mark.slow
 MODE = EDGE_MODE
@@ -31,7 +31,8 @@ class Overlay:
     def __init__(self, url: str, reconnection: bool = False) -> None:
         self.states: list[dict | None] = []
         self.graphics: list[dict] = []
-        self.sio = socketio.Client(reconnection=reconnection, reconnection_delay=0.2, reconnection_delay_max=1)
+        self.sio = handle_in_order(socketio.Client(reconnection=reconnection, reconnection_delay=0.2,
+                                                   reconnection_delay_max=1))  # states kept in the order they came
         self.sio.on("state", self.states.append, namespace="/overlay")
         self.sio.on("graphics", self.graphics.append, namespace="/overlay")
         self.sio.connect(url, namespaces=["/overlay"], transports=["websocket"], wait_timeout=10)
