@@ -18,9 +18,12 @@ DEPLOY = ROOT / "deploy"
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:
-    """A certificate for 127.0.0.1 made by openssl (already on every Debian)."""
+    """A certificate for 127.0.0.1 made by openssl (already on every Debian). An ECDSA P-256 key:
+    made in milliseconds where an RSA-2048 key took about half a second of CPU, and each TLS
+    handshake the proxy signs is cheaper too."""
     cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "2",
                     "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
                     "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
     return cert, key
