@@ -1,9 +1,11 @@
 """Who may change a game: the panel's login (throttled, CSRF-protected, HttpOnly SameSite
 cookie, revoked on logout) and the bearer token (throttled like the password: guesses slowed,
-never the right credential). Against real server processes; the throttle tests each get a fresh
-server, since the throttle remembers the address (all of ours are 127.0.0.1) for a minute."""
+never the right credential). Against real server processes. The throttle remembers an address for
+a minute: the throttle tests share one throttled server, each guessing from a loopback address of
+its own (127.0.0.N — Linux answers the whole 127/8), as separate halls would."""
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -16,6 +18,7 @@ import pytest
 import requests
 import socketio
 
+from tests.deploy.proxies import FromAddress
 from tests.faults.helpers import csrf_of, login, session_payload, tv_spec
 from tests.support import PASSWORD, TOKEN, Server
 
@@ -29,10 +32,43 @@ LIMIT = {"CHGK_OVERLAY_LOGIN_ATTEMPTS": str(ATTEMPTS), "CHGK_OVERLAY_LOGIN_PAUSE
 
 
 @pytest.fixture
-def fresh(tmp_path: Path) -> Iterator[Server]:
+def own_throttle(tmp_path: Path) -> Iterator[Server]:
+    """A throttled server of the test's own."""
     srv = Server(tmp_path / "data", demo=False, env=LIMIT).start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture(scope="module")
+def throttled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("throttled") / "data", demo=False, env=LIMIT).start()
+    yield srv
+    srv.stop()
+
+
+ADDRESSES = (f"127.0.0.{n}" for n in itertools.count(10))
+
+
+class Guest:
+    """The throttled server as seen from a client address no other test uses: a throttle of its
+    own. Every session it makes connects from that address."""
+
+    def __init__(self, srv: Server, source: str) -> None:
+        self.url, self.source = srv.url, source
+
+    def session(self) -> requests.Session:
+        http = requests.Session()
+        http.mount("http://", FromAddress(self.source))
+        return http
+
+    def get(self, url: str, **kwargs: Any) -> requests.Response:
+        with self.session() as http:
+            return http.get(url, **kwargs)
+
+
+@pytest.fixture
+def fresh(throttled: Server) -> Guest:
+    return Guest(throttled, next(ADDRESSES))
 
 
 @pytest.fixture(scope="module")
@@ -54,10 +90,10 @@ def try_login(http: requests.Session, url: str, password: str, csrf: str | None 
 
 # the throttle --------------------------------------------------------------------------------------
 
-def test_password_guessing_is_throttled_but_the_right_password_gets_in(fresh: Server):
+def test_password_guessing_is_throttled_but_the_right_password_gets_in(fresh: Guest):
     """A hall's shared NAT: five wrong passwords from one address slow further guesses (each
     waits, and is refused), but the operator typing the right one is let in after the pause."""
-    http = requests.Session()
+    http = fresh.session()
     for i in range(ATTEMPTS):
         r = try_login(http, fresh.url, f"угадываю-{i}")
         assert r.status_code == 401, r.status_code
@@ -69,26 +105,28 @@ def test_password_guessing_is_throttled_but_the_right_password_gets_in(fresh: Se
         assert r.status_code == 429, r.status_code
         assert "Слишком много попыток" in r.text
     assert http.get(fresh.url + "/api/games", timeout=10).status_code == 401
-    r = try_login(requests.Session(), fresh.url, PASSWORD)
+    r = try_login(fresh.session(), fresh.url, PASSWORD)
     assert r.status_code in (302, 303), r.status_code
 
 
-def test_wrong_tokens_are_slowed_but_never_the_right_token(fresh: Server):
+def test_wrong_tokens_are_slowed_but_never_the_right_token(fresh: Guest):
     """The bearer token opens everything the panel opens: after as many failures as the login's,
     guesses through the API wait (doubling) and are refused — but the right token still works, and
     so does a new login, from the same address."""
     for i in range(ATTEMPTS):
-        r = requests.get(fresh.url + "/api/games", headers={"Authorization": f"Bearer guess-{i}"}, timeout=10)
+        r = fresh.get(fresh.url + "/api/games", headers={"Authorization": f"Bearer guess-{i}"}, timeout=10)
         assert r.status_code == 401
-    more = [requests.get(fresh.url + "/api/games", headers={"Authorization": f"Bearer more-{i}"}, timeout=60).status_code
+    more = [fresh.get(fresh.url + "/api/games", headers={"Authorization": f"Bearer more-{i}"}, timeout=60).status_code
             for i in range(2)]
     assert more == [429, 429], more
-    right = requests.get(fresh.url + "/api/games", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
+    right = fresh.get(fresh.url + "/api/games", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
     assert right.status_code == 200, right.status_code
-    assert try_login(requests.Session(), fresh.url, PASSWORD).status_code in (302, 303)
+    assert try_login(fresh.session(), fresh.url, PASSWORD).status_code in (302, 303)
 
 
-def test_token_guessing_over_the_control_socket_is_throttled(fresh: Server):
+def test_token_guessing_over_the_control_socket_is_throttled(own_throttle: Server):
+    """(A server of its own: python-engineio's websocket cannot connect from another address.)"""
+    fresh = own_throttle
     refused = 0
     for i in range(ATTEMPTS + 1):
         client = socketio.Client(reconnection=False)
@@ -122,12 +160,13 @@ def test_password_used_as_token_is_throttled_too(tmp_path: Path):
         srv.stop()
 
 
-def flood_with_guesses(url: str, send: Callable[[requests.Session, int], Any], count: int = 40) -> None:
-    """`count` guesses from this address, ten at a time, each abandoned by the client after half a
-    second: a guesser who does not wait. The server still judges (or queues) every one."""
+def flood_with_guesses(url: str, send: Callable[[requests.Session, int], Any], count: int = 40,
+                       session: Callable[[], requests.Session] = requests.Session) -> None:
+    """`count` guesses from this address (`session`'s), ten at a time, each abandoned by the client
+    after half a second: a guesser who does not wait. The server still judges (or queues) every one."""
     def one(i: int) -> None:
         try:
-            send(requests.Session(), i)
+            send(session(), i)
         except requests.RequestException:
             pass
     with ThreadPoolExecutor(10) as pool:
@@ -149,21 +188,21 @@ def test_a_strong_token_gets_in_while_its_address_is_flooded_with_guesses(tmp_pa
         srv.stop()
 
 
-def test_a_browser_that_logged_in_before_is_not_kept_out_by_guesses_from_its_address(fresh: Server):
+def test_a_browser_that_logged_in_before_is_not_kept_out_by_guesses_from_its_address(fresh: Guest):
     """The device cookie a login leaves: that browser's logins are throttled on their own, so a
     flood of guesses from the same address does not keep the known operator out; a forged device
     cookie is worth nothing."""
-    known = requests.Session()
+    known = fresh.session()
     assert try_login(known, fresh.url, PASSWORD).status_code in (302, 303)
     device = known.cookies.get("chgk_device", path="/control/")
     assert device
     flood_with_guesses(fresh.url, lambda http, i: http.post(
         fresh.url + "/control/login", data={"csrf": login_form(http, fresh.url), "password": f"guess-{i}"},
-        allow_redirects=False, timeout=(5, 0.5)))
-    again = requests.Session()
+        allow_redirects=False, timeout=(5, 0.5)), session=fresh.session)
+    again = fresh.session()
     again.cookies.set("chgk_device", device, path="/control/")
     assert try_login(again, fresh.url, PASSWORD).status_code in (302, 303)
-    forged = requests.Session()
+    forged = fresh.session()
     forged.cookies.set("chgk_device", device[:-4] + "AAAA", path="/control/")
     # a forged cookie's wrong guess queues under the address (held), as the known browser's would not
     with pytest.raises(requests.exceptions.ReadTimeout):
@@ -171,21 +210,21 @@ def test_a_browser_that_logged_in_before_is_not_kept_out_by_guesses_from_its_add
                     allow_redirects=False, timeout=(5, 1))
 
 
-def test_a_new_browser_with_the_right_password_gets_in_while_its_address_is_flooded(fresh: Server):
+def test_a_new_browser_with_the_right_password_gets_in_while_its_address_is_flooded(fresh: Guest):
     """Issue 37: the right password is checked first, whatever the address's throttle — a new
     browser behind the hall's NAT is let in while someone there keeps guessing; the guesses stay
     throttled."""
     flood_with_guesses(fresh.url, lambda http, i: http.post(
         fresh.url + "/control/login", data={"csrf": login_form(http, fresh.url), "password": f"guess-{i}"},
-        allow_redirects=False, timeout=(5, 0.5)))
-    new = requests.Session()
+        allow_redirects=False, timeout=(5, 0.5)), session=fresh.session)
+    new = fresh.session()
     r = try_login(new, fresh.url, PASSWORD)
     assert r.status_code in (302, 303), r.status_code
     assert new.get(fresh.url + "/api/games", timeout=10).status_code == 200
     # and the token, which is not strong here (test-token-1), likewise
-    assert requests.get(fresh.url + "/api/games", headers={"Authorization": f"Bearer {TOKEN}"},
-                        timeout=10).status_code == 200
-    wrong = requests.Session()
+    assert fresh.get(fresh.url + "/api/games", headers={"Authorization": f"Bearer {TOKEN}"},
+                     timeout=10).status_code == 200
+    wrong = fresh.session()
     r = wrong.post(fresh.url + "/control/login", data={"csrf": login_form(wrong, fresh.url), "password": "guess-again"},
                    allow_redirects=False, timeout=60)  # held behind the queue of guesses, then refused
     assert r.status_code == 429, r.status_code
