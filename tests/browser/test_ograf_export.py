@@ -5,6 +5,7 @@ loads, is transparent before `playAction` and after `stopAction`, and draws whil
 question card plays its steps (card → text → answer) and never shows an answer before its verdict."""
 from __future__ import annotations
 
+import base64
 import functools
 import io
 import json
@@ -75,14 +76,29 @@ def unzipped(server: Server, renderer_origin: tuple[str, Path]) -> str:
     return origin
 
 
+def alpha(page: Page) -> Image.Image:
+    """The alpha channel of what the page draws now, captured over no background. Chromium's fast
+    PNG (`optimizeForSpeed`: less compression, the same pixels) through the page's own DevTools
+    session: these checks poll, and a full-frame capture is most of their cost."""
+    cdp = getattr(page, "_alpha_cdp", None)
+    if cdp is None:
+        cdp = page._alpha_cdp = page.context.new_cdp_session(page)  # type: ignore[attr-defined]
+    # each time: Playwright's own screenshots clear this override when they are done
+    cdp.send("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
+    # what the page draws after its latest change: a frame produced after it (as Playwright's
+    # own screenshot waits), not the last one composited
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+    return Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("RGBA").getchannel("A")
+
+
 def transparent(page: Page) -> bool:
-    shot = Image.open(io.BytesIO(page.screenshot(omit_background=True, animations="allow")))
-    return shot.getchannel("A").getextrema()[1] == 0
+    return alpha(page).getextrema()[1] == 0
 
 
 def opaque_share(page: Page) -> float:
-    alpha = Image.open(io.BytesIO(page.screenshot(omit_background=True, animations="allow"))).getchannel("A")
-    return sum(alpha.histogram()[129:]) / (alpha.width * alpha.height)
+    a = alpha(page)
+    return sum(a.histogram()[129:]) / (a.width * a.height)
 
 
 def call(page: Page, method: str, params: dict) -> dict:
