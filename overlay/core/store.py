@@ -97,10 +97,11 @@ class Store:
         self._lock = threading.RLock()
         _private(self.path)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         # FULL: we fsync the WAL after each commit (`_sync_wal`) instead of SQLite, so that a
         # caller may run code between the commit and the fsync (`deferred`); the same guarantee
-        self.full = synchronous.upper() in ("FULL", "EXTRA", "2", "3")
+        # (an in-memory database has no WAL and nothing to make durable)
+        self.full = synchronous.upper() in ("FULL", "EXTRA", "2", "3") and str(mode).lower() == "wal"
         self._db.execute(f"PRAGMA synchronous={'NORMAL' if self.full else synchronous}")
         self._unsynced = False  # a deferred commit's WAL frames are not on the disk yet
         self._db.execute("PRAGMA foreign_keys=ON")
