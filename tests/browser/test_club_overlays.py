@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.helpers import (TRANSPARENT, WAIT_MS, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
+from tests.browser.helpers import (QUICK_SPIN, TRANSPARENT, WAIT_MS, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
                                    screenshot_dir, small_text, text_of, wait_js, wait_on_air, wait_revealed,
                                    wait_still)
 from tests.support import Server
@@ -52,6 +52,7 @@ def club_spec(n: int = 6, *, target: int = 6) -> dict:
         "rules": "club", "title": "Игра 1", "target": target,
         "game_day": f"2026-03-01-sun-{uuid.uuid4().hex[:8]}",
         "timers": {"minute": 60_000},
+        "spin": QUICK_SPIN,  # the top's turn is tests/browser/test_reveal.py's; the club draw keeps its own
         "teams": [{"id": f"t{i + 1}", "name": TEAM_NAMES[i], "players": players(i)} for i in range(n)],
     }
 

@@ -18,7 +18,7 @@ import socketio
 from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, expect
 
 from overlay.i18n import Catalogs
-from tests.browser.helpers import PanelPage, assert_big_touch_targets, fits_the_screen
+from tests.browser.helpers import QUICK_SPIN, PanelPage, assert_big_touch_targets, fits_the_screen
 from tests.support import ROOT, Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -40,7 +40,7 @@ def spec(target: int = 6, title: str = "Тестовая игра") -> dict:
         sectors.append({"number": n, "kind": kind, "questions": [_q(n, i) for i in range(count)]})
     return {"rules": "tv", "title": title, "target": target,
             "experts": {"name": "Команда Тестова", "players": PLAYERS, "captain": "Анна"},
-            "sectors": sectors}
+            "sectors": sectors, "spin": QUICK_SPIN}  # the panel's tests are not about the top's turn
 
 
 class Panel(PanelPage):
