@@ -26,6 +26,30 @@ settings.register_profile("ci", parent=settings.get_profile("chgk"), derandomize
 settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "chgk")
 
 
+# The longest modules (by `--durations` of full runs), started first: `-n 2 --dist loadscope` hands
+# out whole modules in collection order, and a long one picked up last leaves the other worker
+# idle at the end of the run. A hint only: a module not named keeps its place after these.
+LONGEST_FIRST = (
+    "tests/post/test_render.py", "tests/browser/test_ograf_export.py", "tests/browser/test_chromium103.py",
+    "tests/browser/test_club_overlays.py", "tests/browser/test_panel_hands.py", "tests/browser/test_overlays.py",
+    "tests/faults/test_sigkill.py", "tests/browser/test_drawn_truth.py", "tests/hostile/test_socket_fuzz.py",
+    "tests/i18n/test_pseudo_locale.py", "tests/edge/test_edge.py", "tests/deploy/test_proxy.py",
+    "tests/obs/test_real_obs.py", "tests/browser/test_panel.py", "tests/hostile/test_http_fuzz.py",
+    "tests/browser/test_drawn_truth_club.py", "tests/browser/test_live_qr.py", "tests/browser/test_show_graphics.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    root = Path(__file__).resolve().parent.parent
+    def key(item: pytest.Item) -> int:
+        try:
+            return rank.get(item.path.resolve().relative_to(root).as_posix(), len(rank))
+        except ValueError:
+            return len(rank)
+    items.sort(key=key)  # stable: every module keeps its tests' order, the others their order
+
+
 @pytest.fixture(scope="module", autouse=True)
 def no_client_left_reconnecting(request: pytest.FixtureRequest) -> Iterator[None]:
     """A python-socketio client that reconnects by itself keeps trying for the rest of the run

@@ -291,6 +291,10 @@ def test_credits_roll_up_and_resume_where_they_are_after_a_reload(srv: Server, o
     shown_at = payload["graphics"]["credits"]["shown_at"]
     wait_on_air(page, "credits")
     wait_js(page, "() => document.querySelectorAll('.cr-row').length === 7")
+    # the page's second clock round is done (3 s after it connected): a better sample adopted then
+    # steps the server clock the roll follows, and on a loaded machine the first round's sample may
+    # be 100–200 ms off (a 20–40 px step back: the one chance failure of a full run)
+    wait_js(page, "() => window.chgkOverlay.clock.rounds >= 2")
     # rising: five readings, each in a frame after the one before, until the roll has moved
     ys = [roll_y(page)]
     deadline = time.monotonic() + WAIT_MS / 1000
