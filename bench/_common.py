@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from tests.support import Server, free_port, stop_process, wait_until_up  # noqa: E402
 
 __all__ = ["BENCH", "ROOT", "Server", "free_port", "pct", "summary", "machine", "load", "wait_quiet",
-           "rss_kb", "cpu_s", "busy_s", "BareServer", "ClientPool"]
+           "rss_kb", "cpu_s", "busy_s", "BareServer", "ClientPool", "recorded_tv_game"]
 
 
 # figures ------------------------------------------------------------------------------------------
@@ -204,3 +204,18 @@ class ClientPool:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(10)
+
+
+def recorded_tv_game(data: Path | None, game: str | None, tmp: str) -> tuple[Path, str]:
+    """What the render benches draw: the given data folder and game, or a short tv game recorded
+    now by a real server in `tmp` (tests/post/games.py: a spin, a minute to its time-up, a verdict)."""
+    if data is not None:
+        return data, game
+    from tests.post.games import play_tv
+
+    data = Path(tmp) / "data"
+    srv = Server(data, mode="threading", demo=False).start()
+    try:
+        return data, play_tv(srv)
+    finally:
+        srv.stop()

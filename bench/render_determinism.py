@@ -19,9 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import Server, load, machine
+from _common import load, machine, recorded_tv_game
 from overlay.post import render as R
-from tests.post.games import play_tv
 
 
 def frame_hashes(path: Path) -> list[str]:
@@ -41,14 +40,7 @@ def main() -> None:
     if args.beyond_viewport:
         R.SHOT["captureBeyondViewport"] = True
     with tempfile.TemporaryDirectory() as tmp:
-        data, game = args.data, args.game
-        if data is None:
-            data = Path(tmp) / "data"
-            srv = Server(data, mode="threading", demo=False).start()
-            try:
-                game = play_tv(srv)
-            finally:
-                srv.stop()
+        data, game = recorded_tv_game(args.data, args.game, tmp)
         print(f"machine: {machine()}")
         first: list[str] = []
         differed = 0

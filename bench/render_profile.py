@@ -22,9 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _common import Server, cpu_s, load, machine
+from _common import cpu_s, load, machine, recorded_tv_game
 from overlay.post import render as R
-from tests.post.games import play_tv
 
 SPENT: dict[str, float] = collections.defaultdict(float)
 COUNT: collections.Counter[str] = collections.Counter()
@@ -116,14 +115,7 @@ def main() -> None:
     args = ap.parse_args()
     instrument()
     with tempfile.TemporaryDirectory() as tmp:
-        data, game = args.data, args.game
-        if data is None:
-            data = Path(tmp) / "data"
-            srv = Server(data, mode="threading", demo=False).start()
-            try:
-                game = play_tv(srv)
-            finally:
-                srv.stop()
+        data, game = recorded_tv_game(args.data, args.game, tmp)
         print(f"machine: {machine()}")
         for run in range(args.runs):
             SPENT.clear()

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,18 @@ KNOWN = [  # (magic, what it is in the developer's words, its format's short nam
     (b"\x00\x00\x01\x00", "an ICO icon", "ICO"), (b"8BPS", "a Photoshop file (PSD)", "PSD"), (b"Rar!", "a RAR archive", "RAR"),
     (b"\x1f\x8b", "a gzip archive (an SVGZ?)", "GZIP"), (b"ID3", "an MP3 sound", "MP3"), (b"OggS", "an Ogg sound or video", "OGG"),
 ]
+
+
+def strings_in(data: Any) -> Iterator[str]:
+    """Every string in `data` (nested dicts' values and lists): where a graphic may name a picture."""
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for v in data.values():
+            yield from strings_in(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from strings_in(v)
 
 
 class MediaRefused(InputError):
@@ -314,20 +326,7 @@ class Media:
 
     def resolve(self, data: Any) -> dict[str, str]:
         """{media id: url} for every string in `data` that names a picture in the library."""
-        found: dict[str, str] = {}
-
-        def walk(v: Any) -> None:
-            if isinstance(v, str):
-                if v in self._rows:
-                    found[v] = self._rows[v]["url"]
-            elif isinstance(v, dict):
-                for x in v.values():
-                    walk(x)
-            elif isinstance(v, list):
-                for x in v:
-                    walk(x)
-        walk(data)
-        return found
+        return {v: self._rows[v]["url"] for v in strings_in(data) if v in self._rows}
 
     def used_by(self, media_id: str) -> list[str]:
         return [u["text"] for u in self.uses(media_id)]

@@ -37,7 +37,7 @@ from typing import Any
 from ..graphics import show as showgfx
 from ..graphics.game import GRAPHICS, STACK_ORDER
 from .asrun import format_timecode, parse_timecode
-from ..media.library import FILE_NAME, MIME_BY_EXT
+from ..media.library import FILE_NAME, MIME_BY_EXT, strings_in
 from .journal import NoData, ReadOnlyStore, game_ids, read_game, read_media
 from .timeline import Timeline
 
@@ -149,19 +149,7 @@ class GraphicsTimeline:
 
     def media_of(self, data: Any) -> dict[str, str]:
         """{media id: URL} for the pictures `data` names, as the live server's `Graphics.media_of`."""
-        found: dict[str, str] = {}
-
-        def walk(v: Any) -> None:
-            if isinstance(v, str) and v in self.media:
-                found[v] = self.media[v]
-            elif isinstance(v, dict):
-                for x in v.values():
-                    walk(x)
-            elif isinstance(v, list):
-                for x in v:
-                    walk(x)
-        walk(data)
-        return found
+        return {v: self.media[v] for v in strings_in(data) if v in self.media}
 
     def payload(self, i: int, at: int) -> dict:
         state = self.changes[i][1] if i >= 0 else {"shown": {}, "hidden": [], "layers": {}}

@@ -179,28 +179,26 @@ def _sectors(spec: dict, rules: str, count: int) -> list[dict]:
     return sectors
 
 
-def _timers(value: Any) -> dict:
-    timers = dict(DEFAULT_TIMERS)
+def _durations(value: Any, where: str, what: str, defaults: dict[str, int],
+               bounds: dict[str, tuple[int, int]]) -> dict:
+    """A table of named durations (ms): the defaults, with those `value` gives, each in its bounds."""
+    out = dict(defaults)
     if value is None:
-        return timers
-    value = _obj(value, "timers")
+        return out
+    value = _obj(value, where)
     for key, ms in value.items():
-        if key not in DEFAULT_TIMERS:
-            raise _fail("timers", f"unknown timer {key!r} (known: {', '.join(DEFAULT_TIMERS)})")
-        timers[key] = _int(ms, f"timers.{key}", 1_000, 3_600_000)
-    return timers
+        if key not in defaults:
+            raise _fail(where, f"unknown {what} {key!r} (known: {', '.join(defaults)})")
+        out[key] = _int(ms, f"{where}.{key}", *bounds[key])
+    return out
+
+
+def _timers(value: Any) -> dict:
+    return _durations(value, "timers", "timer", DEFAULT_TIMERS, {k: (1_000, 3_600_000) for k in DEFAULT_TIMERS})
 
 
 def _spin(value: Any) -> dict:
-    spin = dict(DEFAULT_SPIN)
-    if value is None:
-        return spin
-    value = _obj(value, "spin")
-    for key, ms in value.items():
-        if key not in DEFAULT_SPIN:
-            raise _fail("spin", f"unknown timing {key!r} (known: {', '.join(DEFAULT_SPIN)})")
-        spin[key] = _int(ms, f"spin.{key}", *SPIN_BOUNDS[key])
-    return spin
+    return _durations(value, "spin", "timing", DEFAULT_SPIN, SPIN_BOUNDS)
 
 
 def _teams(value: Any) -> list[dict]:
