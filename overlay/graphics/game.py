@@ -57,10 +57,12 @@ class Graphics:
                 "stack": STACK_ORDER,
                 "server_now": self.sessions.clock()}
 
-    def set_layers(self, changes: dict[str, dict | None], record: dict, also: Any = None) -> None:
+    def set_layers(self, changes: dict[str, dict | None], record: dict, also: Any = None,
+                   now: int | None = None) -> None:
         """Put items on layers (an entry) or take layers out (None), in one commit; `also(db)`
-        writes in the same transaction (the rundown's own change). Call with sessions.lock held."""
-        now = self.sessions.clock()
+        writes in the same transaction (the rundown's own change). `now`: the instant the entries
+        were made at (their `shown_at`), so the journal's time is the take's. Call with sessions.lock held."""
+        now = self.sessions.clock() if now is None else now
         # a show graphic's data is checked (and its clock fixed in server time) as a desk's take is
         changes = {layer: entry if entry is None else showgfx.kept_clock(self.layers.get(layer), {
                        **entry, "data": showgfx.check(entry["graphic"], entry["data"], now, self.live_url)})

@@ -412,14 +412,14 @@ def _find(layer: str, instance_id: Any) -> tuple[dict | None, dict | None]:
     return on_air, loaded
 
 
-def _put(layer: str, entry: dict | None, action: str, instance_id: str) -> None:
+def _put(layer: str, entry: dict | None, action: str, instance_id: str, now: int | None = None) -> None:
+    """`now`: the instant the entry was made at, so the journal's time is the take's (its `shown_at`)."""
     svc = services()
     svc.graphics.set_layers({layer: entry}, {"action": f"ograf_{action}", "layers": [layer],
-                                             "instance": instance_id, "source": SOURCE})
+                                             "instance": instance_id, "source": SOURCE}, now=now)
 
 
-def _entry(instance_id: str, graphic_id: str, data: dict, step: int, keep: dict | None) -> dict:
-    now = services().sessions.clock()
+def _entry(instance_id: str, graphic_id: str, data: dict, step: int, keep: dict | None, now: int) -> dict:
     name = _graphic_name(graphic_id)
     steps = manifests.STEPS.get(name)
     if steps:
@@ -495,7 +495,8 @@ def play(renderer_id: str) -> Any:
             data = loaded["data"]
         else:  # a desk's take: its own data, stepped on
             data = {k: v for k, v in on_air["data"].items() if k != "step"}
-        _put(layer, _entry(iid, graphic_id, data, target, on_air), "play", iid)
+        now = services().sessions.clock()
+        _put(layer, _entry(iid, graphic_id, data, target, on_air, now), "play", iid, now)
     return jsonify(graphicInstanceId=iid, statusCode=200, statusMessage="Playing", currentStep=target)
 
 
@@ -515,10 +516,11 @@ def update(renderer_id: str) -> Any:
         if loaded is not None:
             loaded["data"] = data
         if on_air:
-            updated = _entry(iid, graphic_id, data, on_air.get("step", 0), on_air)
+            now = services().sessions.clock()
+            updated = _entry(iid, graphic_id, data, on_air.get("step", 0), on_air, now)
             if not manifests.graphic_of(graphic_id):  # an uploaded graphic hears updateAction even with the same data
                 updated["updates"] = on_air.get("updates", 0) + 1
-            _put(layer, updated, "update", iid)
+            _put(layer, updated, "update", iid, now)
     return jsonify(graphicInstanceId=iid, statusCode=200, statusMessage="Updated")
 
 
@@ -561,7 +563,8 @@ def custom(renderer_id: str, action_id: str) -> Any:
                                              f"{' (it has: ' + ', '.join(sorted(actions)) + ')' if actions else ''}.")
         if on_air and action_id == "replay" and manifests.graphic_of(graphic_id):
             # our graphics' one action: the entrance again — the same entry, taken anew
-            _put(layer, {**on_air, "shown_at": services().sessions.clock()}, "replay", iid)
+            now = services().sessions.clock()
+            _put(layer, {**on_air, "shown_at": now}, "replay", iid, now)
     return jsonify(graphicInstanceId=iid, statusCode=200, statusMessage="Done")
 
 

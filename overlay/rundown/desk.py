@@ -169,6 +169,7 @@ class Rundowns:
         if extra:
             raise InputError("bad_field", f"Unknown field {sorted(extra)[0]!r}.", field=sorted(extra)[0])
         with self.sessions.lock:
+            now = self.sessions.clock()  # one instant per action: the entry's shown_at is the journal's at
             doc = self.get(rundown_id)
             _check_rev(doc, body)
             self.preview_of = doc["id"]  # the desk being operated: `current` and the preview follow it
@@ -183,15 +184,15 @@ class Rundowns:
                 layers = self._program_layers(doc)
                 if not layers:
                     return self.view(doc)
-                return self._air(doc, doc, {layer: None for layer in layers}, action, source)
+                return self._air(doc, doc, {layer: None for layer in layers}, action, source, now=now)
             if action == "take_cued":
                 cued = [i for i in model.items(doc) if i["cued"]]
                 if not cued:
                     raise RuleError("nothing_cued", "No item is cued: mark items with the cue button first.")
                 changes: dict[str, dict | None] = {}
                 for item in cued:  # in rundown order: a later item on the same layer wins
-                    changes[item["layer"]] = self._entry(doc, item)
-                return self._air(doc, model.clear_cues(doc, {i["id"] for i in cued}), changes, action, source)
+                    changes[item["layer"]] = self._entry(doc, item, now=now)
+                return self._air(doc, model.clear_cues(doc, {i["id"] for i in cued}), changes, action, source, now=now)
             item = model.find_item(doc, ref if ref is not None else _focused(doc))
             if action == "cue":
                 on = body.get("on")
@@ -208,39 +209,40 @@ class Rundowns:
                     action = "out"
             if action == "take" or (action == "continue" and held is None):
                 return self._air(doc, model.clear_cues(doc, {item["id"]}),
-                                 {item["layer"]: self._entry(doc, item)}, "take", source, item)
+                                 {item["layer"]: self._entry(doc, item, now=now)}, "take", source, item, now=now)
             if held is None:
                 raise RuleError("not_on_air", f"«{item['label']}» is not on air.", label=item["label"])
             layer, entry = held
             if action == "out":
-                return self._air(doc, doc, {layer: None}, action, source, item)
+                return self._air(doc, doc, {layer: None}, action, source, item, now=now)
             if action == "custom":  # an uploaded graphic's custom action, replayed by a page that connects late
                 if not ograf_items.is_ograf(item["graphic"]) or self.ograf is None:
                     raise RuleError("no_custom_actions", f"«{item['label']}» is not an OGraf graphic: it has no custom actions.")
                 actions = ograf_items.custom_action(self.ograf, item["graphic"], body.get("id"), body.get("payload"),
                                                     entry.get("actions") or [])
-                return self._air(doc, doc, {layer: {**entry, "actions": actions}}, action, source, item)
+                return self._air(doc, doc, {layer: {**entry, "actions": actions}}, action, source, item, now=now)
             if action == "continue":
                 step = entry.get("step", 0) + 1
                 if not self._more_steps(item, step - 1):
                     raise RuleError("no_more_steps", f"«{item['label']}» has no further step: take it out instead.",
                                     label=item["label"])
-                return self._air(doc, doc, {layer: self._entry(doc, item, keep=entry, step=step)}, action, source, item)
+                return self._air(doc, doc, {layer: self._entry(doc, item, keep=entry, step=step, now=now)}, action, source, item, now=now)
             # update (F5): the item's current data on air in place, same step and times
             if item["layer"] != layer:
                 raise RuleError("layer_changed", f"«{item['label']}» moved to layer {item['layer']!r}: take it again.",
                                 label=item["label"], layer=item["layer"])
-            updated = self._entry(doc, item, keep=entry, step=entry.get("step", 0))
+            updated = self._entry(doc, item, keep=entry, step=entry.get("step", 0), now=now)
             if ograf_items.is_ograf(item["graphic"]):  # an uploaded graphic hears updateAction even when its data is the same
                 updated["updates"] = entry.get("updates", 0) + 1
-            return self._air(doc, doc, {layer: updated}, action, source, item)
+            return self._air(doc, doc, {layer: updated}, action, source, item, now=now)
 
     def _program_layers(self, doc: dict) -> list[str]:
         return [layer for layer, e in self.graphics.layers.items() if e.get("rundown") == doc["id"]]
 
-    def _entry(self, doc: dict, item: dict, *, keep: dict | None = None, step: int = 0) -> dict:
-        """What goes on the layer: the item's data with the game's fields filled in now."""
-        now = self.sessions.clock()
+    def _entry(self, doc: dict, item: dict, *, keep: dict | None = None, step: int = 0,
+               now: int | None = None) -> dict:
+        """What goes on the layer: the item's data with the game's fields filled in `now`."""
+        now = self.sessions.clock() if now is None else now
         data = model.resolve(item["data"], model.game_values(self._public()))
         steps = model.STEPS.get(item["graphic"])
         if steps:
@@ -288,17 +290,17 @@ class Rundowns:
         return self.view(new)
 
     def _air(self, doc: dict, new: dict, changes: dict[str, dict | None], action: str, source: str,
-             item: dict | None = None) -> dict:
+             item: dict | None = None, *, now: int) -> dict:
         """A take/continue/out/update: the layers and the rundown commit together, then both are told."""
         for layer, entry in changes.items():
             if entry is not None and entry["graphic"] not in self.names:
                 raise InputError("unknown_graphic", f"Graphic {entry['graphic']!r} is not served here.", graphic=entry["graphic"])
         new = dict(new)
         new["rev"] = doc["rev"] + 1
-        at = self.sessions.clock()
+        at = now
         record = {"action": f"rundown_{action}", "rundown": doc["id"], "item": item["id"] if item else None,
                   "layers": list(changes), "source": source}
-        self.graphics.set_layers(changes, record,
+        self.graphics.set_layers(changes, record, now=at,
                                  also=lambda db: self.db.write(new, at=at, journal={"action": action,
                                                                                    "layers": list(changes)}, db=db))
         self.docs[doc["id"]] = new
