@@ -308,8 +308,10 @@ setInterval(tick, 200);
 /** An uploaded graphic that refused a call in the program monitor (it throws, or needs a newer
  * browser) is said once: the monitor is /overlays/show, so OBS may be failing the same way.
  * One that left its frame (it navigated it: static/ograf/host.js removed the frame) is hostile:
- * said, and its item taken off air (issue 37). */
+ * said once, and its item taken off air (issue 37) — whenever this desk sees it in the program: the
+ * monitor hears of a take before the desk's rundown does, so the frame may leave first. */
 const toldFailures = new Set();
+const takingOut = new Set(); // hostile items whose `out` is on its way
 function graphicFailures() {
   let frames = [];
   try {
@@ -318,13 +320,17 @@ function graphicFailures() {
     return;
   }
   for (const f of frames) {
-    const key = `${f.dataset.item}@${f.dataset.error}`;
+    const id = f.dataset.item;
+    if (f.dataset.hostile && !takingOut.has(id) && Object.values(doc?.program || {}).some((p) => p.item === id)) {
+      takingOut.add(id);
+      act("out", { item: id }).finally(() => takingOut.delete(id));
+    }
+    const key = `${id}@${f.dataset.error}`;
     if (toldFailures.has(key)) continue;
     toldFailures.add(key);
-    const item = items().find((i) => i.id === f.dataset.item);
+    const item = items().find((i) => i.id === id);
     if (f.dataset.hostile) {
       notice("error", t("og.hostile", { label: item?.label || f.dataset.graphic }), t("og.hostile_why"), { code: "ograf_hostile" });
-      if (Object.values(doc?.program || {}).some((p) => p.item === f.dataset.item)) act("out", { item: f.dataset.item });
       continue;
     }
     notice("error", t("og.failed", { label: item?.label || f.dataset.graphic }), f.dataset.error, { code: "ograf_failed" });
