@@ -9,7 +9,7 @@ from typing import Any, Self
 
 from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, Request, expect
 
-from tests.support import Server
+from tests.support import QUICK_SPIN, Server  # noqa: F401 - QUICK_SPIN: the browser tests import it from here
 
 # 90 % of a 1920×1080 frame
 SAFE = {"left": 96, "top": 54, "right": 1824, "bottom": 1026}
@@ -56,9 +56,6 @@ class Tab:
 # so a generous bound costs nothing on a quiet machine and keeps a loaded 2-core one green.
 WAIT_MS = 10_000
 
-# The top's turn for a game whose test is not about the turn (spec `spin`): the arrow still turns,
-# rests and walks, and every screen still waits for `reveal_at`, in a second instead of five.
-QUICK_SPIN = {"turn": 600, "rest": 100, "step": 60}
 
 # Every finite animation and transition on the page has finished; infinite ones (a pulsing light)
 # may go on.

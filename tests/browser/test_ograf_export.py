@@ -76,10 +76,11 @@ def unzipped(server: Server, renderer_origin: tuple[str, Path]) -> str:
     return origin
 
 
-def alpha(page: Page) -> Image.Image:
+def alpha(page: Page, keep: Path | None = None) -> Image.Image:
     """The alpha channel of what the page draws now, captured over no background. Chromium's fast
     PNG (`optimizeForSpeed`: less compression, the same pixels) through the page's own DevTools
-    session: these checks poll, and a full-frame capture is most of their cost."""
+    session: these checks poll, and a full-frame capture is most of their cost. `keep`: the
+    capture is also written there, to look at."""
     cdp = getattr(page, "_alpha_cdp", None)
     if cdp is None:
         cdp = page._alpha_cdp = page.context.new_cdp_session(page)  # type: ignore[attr-defined]
@@ -89,15 +90,18 @@ def alpha(page: Page) -> Image.Image:
     # own screenshot waits), not the last one composited
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
-    return Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("RGBA").getchannel("A")
+    png = base64.b64decode(shot["data"])
+    if keep is not None:
+        keep.write_bytes(png)
+    return Image.open(io.BytesIO(png)).convert("RGBA").getchannel("A")
 
 
 def transparent(page: Page) -> bool:
     return alpha(page).getextrema()[1] == 0
 
 
-def opaque_share(page: Page) -> float:
-    a = alpha(page)
+def opaque_share(page: Page, keep: Path | None = None) -> float:
+    a = alpha(page, keep)
     return sum(a.histogram()[129:]) / (a.width * a.height)
 
 
@@ -156,11 +160,10 @@ def test_every_exported_graphic_plays_in_another_renderer(chromium: Browser, ser
         assert add(page, graphic, data) in (None, {"statusCode": 200, "statusMessage": "OK"})
         assert transparent(page), f"{graphic}: drawn after load, before playAction"
         call(page, "playAction", {})
-        wait_for(lambda: not transparent(page), timeout=WAIT_MS / 1000, what=f"{graphic} drawn while playing")
-        # drawn solid once its entrance has run (a picture or a league board starts it only when
-        # loaded, after playAction has resolved)
-        wait_for(lambda: opaque_share(page) > 0.001, timeout=WAIT_MS / 1000, what=f"{graphic} drawn solid")
-        page.screenshot(path=str(tmp_path / f"{graphic}.png"), omit_background=True)
+        # drawn, and solid once its entrance has run (a picture or a league board starts it only
+        # when loaded, after playAction has resolved); the picture kept to look at
+        wait_for(lambda: opaque_share(page, keep=tmp_path / f"{graphic}.png") > 0.001, timeout=WAIT_MS / 1000,
+                 what=f"{graphic} drawn solid while playing")
         loaded = page.evaluate("() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family)")
         assert any("CHGK Sans" in f for f in loaded), f"{graphic}: drawn without our font ({loaded})"
         call(page, "updateAction", {"data": data})

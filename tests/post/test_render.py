@@ -31,7 +31,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server,
     """A live server that recorded a tv game and a club game, and keeps running while they render."""
     srv = Server(tmp_path_factory.mktemp("render") / "data", mode="threading", demo=False).start()
     try:
-        yield srv, play_tv(srv), play_club(srv)
+        yield srv, play_tv(srv, quick_spin=True), play_club(srv, quick_spin=True)
     finally:
         srv.stop()
 

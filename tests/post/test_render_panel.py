@@ -33,7 +33,7 @@ def context(chromium, tmp_path: Path) -> Iterator[BrowserContext]:  # noqa: ANN0
 
 def test_render_a_finished_game_from_the_panel_and_download_it(srv: Server, context: BrowserContext,
                                                                tmp_path: Path) -> None:
-    game = play_tv(srv)
+    game = play_tv(srv, quick_spin=True)
     running = srv.create(tv_spec())  # not finished: no render button, and the API refuses it
     panel = PanelPage(context.new_page(), srv).open("/control/setup")
     page = panel.page
