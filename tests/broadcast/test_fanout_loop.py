@@ -1,0 +1,176 @@
+"""`Fanout.emit`'s loop, without a server: which client takes the direct write and which engine.io's
+queue (overlay/broadcast/fanout.py). Fakes stand for engine.io's Socket and eventlet's websocket;
+the lock and the queue are eventlet's own (gevent's too, for gevent mode's entries), the rooms
+python-socketio's manager.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import warnings
+from typing import Any
+
+import pytest
+from bidict import bidict
+from socketio import packet as sio_packet
+from socketio.base_manager import BaseManager
+
+from overlay.broadcast.fanout import Fanout
+
+NS = "/overlay"
+Queue: Any = None
+Semaphore: Any = None
+
+
+@pytest.fixture(autouse=True, params=["eventlet", "gevent"])
+def primitives(request: pytest.FixtureRequest) -> None:
+    """engine.io's queue and the websocket's send lock of that async mode (their `queue` deque
+    and `counter` are what the loop reads)."""
+    global Queue, Semaphore
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # eventlet's deprecation notice
+        queues = importlib.import_module(f"{request.param}.queue")
+        locks = importlib.import_module("eventlet.semaphore" if request.param == "eventlet" else "gevent.lock")
+    Queue, Semaphore = queues.Queue, locks.Semaphore
+
+
+class Sock:
+    """engine.io's Socket, as far as the loop reads it."""
+
+    def __init__(self) -> None:
+        self.closed = self.upgrading = False
+        self.upgraded = True
+        self.queue = Queue()
+
+
+class Ws:
+    """eventlet's websocket: `websocket_closed`, `_sendlock`, and the socket `_finish` writes to."""
+
+    def __init__(self) -> None:
+        self.websocket_closed = False
+        self._sendlock = Semaphore()
+        self.socket = self
+        self.finished: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.finished.append(data)
+
+
+class Eio:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, Any]] = []
+        self.vanished: set[str] = set()
+
+    def send_packet(self, eio_sid: str, pkt: Any) -> None:
+        if eio_sid in self.vanished:
+            raise KeyError(eio_sid)
+        self.sent.append((eio_sid, pkt))
+
+
+class World:
+    def __init__(self, n: int, rooms: dict[str, range] | None = None) -> None:
+        self.fanout = Fanout()
+        self.eio = Eio()
+        manager = BaseManager()
+        manager.rooms = {NS: {room: bidict((f"s{i}", f"e{i}") for i in ids)
+                              for room, ids in (rooms or {"air": range(n)}).items()}}
+        self.fanout.server = type("Server", (), {"manager": manager, "eio": self.eio,
+                                                 "packet_class": sio_packet.Packet})()
+        self.spawned: list[tuple] = []
+        self.fanout._spawn = lambda *a: self.spawned.append(a)
+        self.written: dict[str, list[bytes]] = {}
+        self.socks: dict[str, Sock] = {}
+        self.wss: dict[str, Ws] = {}
+        for i in range(n):
+            self.track(f"e{i}")
+
+    def track(self, eio_sid: str, send: Any = None) -> None:
+        sock, ws = Sock(), Ws()
+        self.socks[eio_sid], self.wss[eio_sid] = sock, ws
+        written = self.written.setdefault(eio_sid, [])
+
+        def default_send(frame: bytes) -> int:
+            written.append(frame)
+            return len(frame)
+
+        self.fanout.sockets[eio_sid] = (sock, ws, send or default_send, ws._sendlock)
+
+
+def event_of(frame: bytes) -> list:
+    """The Socket.IO event in a websocket text frame (header of 2 or 4 bytes: payloads < 64 kB)."""
+    text = frame[4:] if frame[1] == 126 else frame[2:]
+    assert text.startswith(b"42/overlay,")
+    return json.loads(text[len(b"42/overlay,"):])
+
+
+def test_only_idle_websockets_are_written_to_the_rest_go_through_engineio():
+    w = World(8)
+    w.socks["e1"].queue.put("earlier")  # something queued: the new one must go behind it
+    w.wss["e2"]._sendlock.acquire()  # a send is waiting for the buffer
+    w.socks["e3"].upgrading = True
+    w.socks["e4"].upgraded = False  # still long-polling
+    w.socks["e5"].closed = True
+    w.wss["e6"].websocket_closed = True
+    del w.fanout.sockets["e7"]  # not a websocket this module knows
+    w.fanout.emit("state", {"rev": 5}, NS, ["air"])
+    assert [event_of(f) for f in w.written["e0"]] == [["state", {"rev": 5}]]
+    assert all(not w.written[f"e{i}"] for i in range(1, 8))
+    assert [sid for sid, _ in w.eio.sent] == [f"e{i}" for i in range(1, 8)]
+    assert w.fanout.direct == 1 and w.fanout.queued == 7
+    assert not w.spawned and w.wss["e0"]._sendlock.counter == 1
+
+
+def test_each_client_in_several_rooms_gets_it_once():
+    w = World(6, rooms={"air": range(0, 4), "game:g1": range(2, 6)})
+    w.fanout.emit("state", {"rev": 1}, NS, ["air", "game:g1"])
+    assert all(len(w.written[f"e{i}"]) == 1 for i in range(6))
+    assert w.fanout.direct == 6
+
+
+def test_patches_go_to_the_clients_that_asked_for_them():
+    w = World(4)
+    w.socks["e3"].upgraded = False
+    w.fanout.emit("state", {"rev": 2}, NS, ["air"], alt=({"s1", "s3"}, "state_patch", {"rev": 2, "ops": []}))
+    assert event_of(w.written["e0"][0]) == ["state", {"rev": 2}]
+    assert event_of(w.written["e1"][0]) == ["state_patch", {"rev": 2, "ops": []}]
+    assert event_of(w.written["e2"][0]) == ["state", {"rev": 2}]
+    [(sid, pkt)] = w.eio.sent
+    assert sid == "e3" and json.loads(pkt.data[len("2/overlay,"):])[0] == "state_patch"
+
+
+def test_a_vanished_client_does_not_stop_the_loop():
+    w = World(5)
+    for i in (1, 3):
+        w.socks[f"e{i}"].upgraded = False
+    w.eio.vanished.add("e1")
+
+    def gone(frame: bytes) -> int:
+        raise ConnectionResetError
+
+    w.track("e2", send=gone)  # the direct write fails: engine.io's queue gets it, and meets the error
+    w.fanout.emit("state", {"rev": 3}, NS, ["air"])
+    assert [sid for sid, _ in w.eio.sent] == ["e2", "e3"]
+    assert all(len(w.written[f"e{i}"]) == 1 for i in (0, 4))
+    assert w.fanout.direct == 2 and w.fanout.queued == 3
+
+
+@pytest.mark.parametrize("accepted", [0, 100])
+def test_a_partial_send_is_finished_in_the_background_holding_the_lock(accepted: int):
+    w = World(3)
+
+    def full(frame: bytes) -> int:
+        if not accepted:
+            raise BlockingIOError
+        return accepted
+
+    w.track("e1", send=full)
+    w.fanout.emit("state", {"rev": 4, "text": "x" * 500}, NS, ["air"])
+    [(fn, ws, lock, rest)] = w.spawned
+    frame = w.written["e0"][0]
+    assert ws is w.wss["e1"] and lock is ws._sendlock and lock.locked() and rest == frame[accepted:]
+    assert w.fanout.direct == 3 and w.fanout.queued == 0
+    # the next message to that client waits for engine.io's writer, behind the rest of the frame
+    w.fanout.emit("state", {"rev": 5}, NS, ["air"])
+    assert [sid for sid, _ in w.eio.sent] == ["e1"]
+    fn(ws, lock, rest)
+    assert ws.finished == [rest] and not lock.locked()
