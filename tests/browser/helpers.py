@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any, Self
 
-from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, Request, expect
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Locator, Page, Request, expect
 
 from tests.support import QUICK_SPIN, Server  # noqa: F401 - QUICK_SPIN: the browser tests import it from here
 
@@ -20,10 +20,14 @@ STUDIO_BACKDROP = "html { background: #262a3b !important; }"
 # --- overlays ------------------------------------------------------------------------------------
 
 class Tab:
-    """A 1920×1080 page that records console errors and warnings, page errors, failed requests."""
+    """A 1920×1080 page that records console errors and warnings, page errors, failed requests.
+    `context`: a 1920×1080 context the page opens in (and stays open after it), shared by a
+    module's tabs as OBS's browser sources share one — each page still starts its own renderer,
+    and the context's own start, a first page's largest cost, is paid once."""
 
-    def __init__(self, browser: Browser) -> None:
-        self.context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    def __init__(self, browser: Browser, context: BrowserContext | None = None) -> None:
+        self.shared = context is not None
+        self.context = context or browser.new_context(viewport={"width": 1920, "height": 1080})
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("console", self._console)
@@ -49,7 +53,7 @@ class Tab:
         return self.page
 
     def close(self) -> None:
-        self.context.close()
+        (self.page if self.shared else self.context).close()
 
 
 # How long a page may take to show what it was sent. Waits end as soon as their condition holds,

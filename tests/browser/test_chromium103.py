@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from tests.browser.helpers import QUICK_SPIN, WAIT_MS, Tab, screenshot_dir
 from tests.browser.test_club_overlays import staged as club_staged
@@ -168,14 +168,21 @@ def browsers() -> Iterator[Browsers]:
             new.close()
 
 
+@pytest.fixture(scope="module")
+def contexts(browsers: Browsers) -> tuple[BrowserContext, BrowserContext]:
+    """One 1920×1080 context in each browser for the module's pages (closed with its browser)."""
+    return tuple(b.new_context(viewport={"width": 1920, "height": 1080}) for b in browsers)  # type: ignore[return-value]
+
+
 @pytest.fixture
-def tabs(browsers: Browsers) -> Iterator[tuple[Tab, Tab]]:
+def tabs(browsers: Browsers, contexts: tuple[BrowserContext, BrowserContext]) -> Iterator[tuple[Tab, Tab]]:
     """A fresh 1920×1080 page in each browser, as OBS opens a browser source: Chromium 103 shows
     some faults only in a page's first renderer (the credits' names were drawn in a tab that had
-    shown another page before), so pages are not reused. Frame timestamps under the test's hand."""
-    pair = (Tab(browsers.old), Tab(browsers.new))
+    shown another page before), so pages are not reused — a new page starts a renderer of its
+    own. Frame timestamps under the test's hand."""
+    pair = (Tab(browsers.old, contexts[0]), Tab(browsers.new, contexts[1]))
     for tab in pair:
-        tab.context.add_init_script(FRAMES_JS)
+        tab.page.add_init_script(FRAMES_JS)
     yield pair
     for tab in pair:
         tab.close()
