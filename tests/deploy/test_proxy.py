@@ -163,8 +163,16 @@ def test_a_picture_uploaded_on_the_studio_host_is_served_on_the_live_host(stack:
     assert served.headers["X-Content-Type-Options"] == "nosniff"
     assert http.delete(proxy.live + url, timeout=10).status_code in (403, 404, 405)  # the live host only reads
     assert http.get(proxy.live + url, timeout=10).status_code == 200
-    assert http.post(proxy.studio + "/api/media", files={"file": ("big.bmp", big, "image/bmp")},
-                     headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30).status_code == 413
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    try:
+        refused = http.post(proxy.studio + "/api/media", files={"file": ("big.bmp", big, "image/bmp")},
+                            headers=auth, timeout=30).status_code
+    except requests.exceptions.ConnectionError:  # SSLError is one
+        # the proxy answered 413 and closed before the client had sent the whole body (Caddy
+        # stops reading at its limit; a slower client is still writing): refused all the same
+        refused = 413
+    assert refused == 413
+    assert [m["url"] for m in http.get(proxy.studio + "/api/media", headers=auth, timeout=10).json()["media"]] == [url]
 
 
 # Floods (docs/SECURITY.md, "Floods") ---------------------------------------------------------------
