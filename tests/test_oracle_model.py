@@ -272,3 +272,16 @@ def test_a_timer_started_while_the_top_turns_waits_for_the_reveal() -> None:
     running = {"kind": "blitz", "duration_ms": 20000, "remaining_ms": 20000, "running": True, "ends_at": NOW + 20000}
     s = state(round=a_round(kind="blitz", phase="discussion", reveal_at=NOW + 3000), timer=running)
     assert not om.timer(s, NOW).visible and om.timer(s, NOW + 3000).texts["kind"] == om.t("timer_blitz")
+
+
+def test_a_looping_roll_may_be_empty_only_between_two_passes() -> None:
+    # window 872 px cut by 100 px above a ticker, roll 300 px, 100 px/s: a pass is 1 272 px = 12.72 s
+    entry = {"data": {"names": ["Анна"], "speed": 100, "loop": True}, "shown_at": NOW}
+    between = lambda ms: om.roll_between_passes(entry, NOW + ms, 872, 100, 300, slack_ms=0)  # noqa: E731
+    assert between(0) and between(999)  # rising through the hidden 100 px under the cut edge
+    assert not between(1100) and not between(6000) and not between(12_600)  # names in the window
+    assert between(12_720) and between(12_720 + 500)  # the next pass starts below again
+    # the look's own length widens the moment on both sides, never over the whole pass
+    assert om.roll_between_passes(entry, NOW + 1300, 872, 100, 300, slack_ms=400)
+    assert not om.roll_between_passes(entry, NOW + 6000, 872, 100, 300, slack_ms=600)
+    assert not om.roll_between_passes({"data": {}, "shown_at": None}, NOW, 872, 100, 300)

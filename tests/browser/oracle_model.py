@@ -329,6 +329,30 @@ def show_graphic(name: str, entries: dict, now: int) -> Part:
     return part
 
 
+def credits_entry(page: str, gfx: dict) -> dict | None:
+    """The credits' entry a page draws: from the layers on the rundown's output, else `graphics`."""
+    if page == "show":
+        return next((e for e in (gfx.get("layers") or {}).values() if e.get("graphic") == "credits"), None)
+    return (gfx.get("graphics") or {}).get("credits")
+
+
+def roll_between_passes(entry: dict, now: int, window_px: float, clear_px: float, roll_px: float,
+                        slack_ms: int = 600) -> bool:
+    """A looping roll (static/overlays/credits.js) runs through the window's whole height plus
+    its own, then starts again below the window's bottom; a window cut short above a ticker
+    (`clear_px`) hides its first `clear_px` of travel. So each pass begins with a moment in which
+    no name is drawn — true when `now` (± `slack_ms`, the look's own length) falls there."""
+    d = entry.get("data") or {}
+    speed = d.get("speed") if isinstance(d.get("speed"), (int, float)) else 70
+    full = window_px + clear_px
+    travel = full + roll_px
+    if travel <= 0 or not isinstance(entry.get("shown_at"), (int, float)):
+        return False
+    slack = speed * slack_ms / 1000
+    y = ((now - entry["shown_at"]) * speed / 1000) % travel
+    return y <= clear_px + slack or y >= travel - slack
+
+
 def tv_parts(state: dict | None, entries: dict, now: int, *, full: bool) -> Model:
     model = {
         "table": table(state, now, caption=not full),  # `full` hides the caption: the card repeats it

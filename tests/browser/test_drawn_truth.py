@@ -236,6 +236,9 @@ def checks(world: World, name: str, state: dict | None, gfx: dict, now: int) -> 
     }
     if name in om.MODELLED:
         model = om.page_model(name, state, gfx, now)
+        credits = model.get("credits")
+        if credits and credits.visible and not credits.may_be_empty:
+            credits.may_be_empty = roll_between_passes(page, om.credits_entry(name, gfx) or {}, now)
         found["model"] = om.compare(model, d.texts)
         found["picture"] = pictures(page, model)
     if name in ("table", "full") and state:
@@ -258,6 +261,19 @@ def look(world: World) -> None:
                 world.note(name, check, problems)
     if clean:
         world.steps.clear()
+
+
+ROLL_JS = """() => { const w = document.querySelector('[data-part=credits] .cr-window');
+  const r = document.querySelector('[data-part=credits] [data-ref=roll]');
+  return w && r ? [w.clientHeight, parseFloat(getComputedStyle(w).getPropertyValue('--cr-clear')) || 0,
+                   r.offsetHeight] : null; }"""
+
+
+def roll_between_passes(page: Page, entry: dict, now: int) -> bool:
+    """A looping credits roll may rightly draw nothing for a moment between two passes: true
+    when the server's time says it is there, by the page's own window and roll heights."""
+    box = page.evaluate(ROLL_JS)
+    return bool(box) and (entry.get("data") or {}).get("loop") is True and om.roll_between_passes(entry, now, *box)
 
 
 def pictures(page: Page, model: om.Model) -> list[str]:
