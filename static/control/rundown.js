@@ -56,13 +56,18 @@ function listCount(d) {
   if (opt) opt.textContent = `${d.name} (${n})`;
 }
 
-async function load(id) {
-  const r = await api("GET", `/api/rundowns/${encodeURIComponent(id)}`);
-  if (r.ok) {
-    doc = null;
-    accept(r.data);
-    localStorage.setItem(SAVED, id);
-  }
+let loading = Promise.resolve(); // the last rundown asked for, until it is shown
+
+function load(id) {
+  loading = (async () => {
+    const r = await api("GET", `/api/rundowns/${encodeURIComponent(id)}`);
+    if (r.ok) {
+      doc = null;
+      accept(r.data);
+      localStorage.setItem(SAVED, id);
+    }
+  })();
+  return loading;
 }
 
 async function loadList(select = null) {
@@ -475,7 +480,12 @@ $("rd-lock").addEventListener("click", () => act(doc?.locked ? "unlock" : "lock"
 $("rd-import").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   e.target.value = "";
-  if (!file || !doc) return;
+  await loading; // a sheet chosen while the rundown still loads goes into it, not nowhere
+  if (!file) return;
+  if (!doc) {
+    notice("info", t("rd.import_where"), "", { code: "import_where" });
+    return;
+  }
   const r = await fetch(`/api/rundowns/${doc.id}/import?expected_rev=${doc.rev}`, {
     method: "POST", credentials: "same-origin", body: await file.text(),
     headers: { "Content-Type": "text/csv", "X-CSRF-Token": cfg.csrf || "" } });

@@ -177,6 +177,35 @@ def test_the_editor_edits_each_type_and_the_items_take(server_factory: Callable[
         ctx.close()
 
 
+def test_a_sheet_chosen_while_the_rundown_loads_goes_into_it_and_without_one_the_desk_says_so(
+        server_factory: Callable[..., Server], chromium: Browser) -> None:
+    """A CI run chose the sheet after the list had named the rundown but before the rundown itself
+    had come: the desk dropped the file without a word."""
+    srv = server_factory().start()
+    ctx = chromium.new_context(viewport={"width": 1366, "height": 900}, locale="ru-RU")
+    try:
+        desk = Desk(ctx.new_page(), srv).open()  # no rundown yet
+        desk.page.set_input_files("#rd-import", str(SHEET))
+        desk.saw_notice("import_where", text="Сначала создайте или выберите сценарий")
+        assert srv.api("GET", "/api/rundowns")["rundowns"] == []
+
+        rid = srv.api("POST", "/api/rundowns", {"name": "Финал лиги"})["id"]
+        held: list = []  # the rundown's own GET, held back until the sheet is chosen
+        ctx.route(f"**/api/rundowns/{rid}", lambda route: held.append(route))
+        desk = Desk(ctx.new_page(), srv).open()
+        page = desk.page
+        expect(page.locator("#rd-select")).to_have_value(rid, timeout=WAIT)
+        page.wait_for_function("() => true")  # the route's callback runs while Playwright is called
+        assert held, "the rundown's GET was not held"
+        page.set_input_files("#rd-import", str(SHEET))
+        held[0].continue_()
+        expect(desk.notice("imported")).to_contain_text("8", timeout=WAIT)
+        expect(page.locator(".rd-item")).to_have_count(8)
+        assert len(srv.api("GET", f"/api/rundowns/{rid}")["segments"]) > 0
+    finally:
+        ctx.close()
+
+
 def _item(srv: Server, rid: str, label: str) -> dict:
     doc = srv.api("GET", f"/api/rundowns/{rid}")
     return next(i for s in doc["segments"] for i in s["items"] if i["label"] == label)
