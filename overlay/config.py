@@ -45,6 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "OGRAF_ORIGINS": [],               # web origins of the operators' OGraf controllers and renderers (CORS, Socket.IO)
     "PUBLIC_URL": None,                # this server's address as renderers elsewhere reach it (baked into the OGraf export)
     "HEADER_TIMEOUT": 10,              # seconds from idle to a whole request head; then the connection is closed
+    "PING_INTERVAL": 25,               # seconds between Socket.IO pings to a client ...
+    "PING_TIMEOUT": 20,                # ... and how long its answer may take before it is closed
 }
 # Values read from the environment as text, never parsed as JSON (a password "123456" stays text).
 TEXT_KEYS = {"DATA", "THEME", "REDIS", "REDIS_KEY", "REDIS_KEY_FILE", "LIVE_URL", "PUBLIC_URL", "ASYNC_MODE", "PASSWORD", "TOKEN", "LANGUAGE", "OSC_LISTEN", "SQLITE_SYNCHRONOUS"}

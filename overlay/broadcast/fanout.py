@@ -40,8 +40,11 @@ class Fanout:
         if eio.async_mode == "eventlet":
             import eventlet
 
+            from . import held
+
             self._spawn = eventlet.spawn_n
             tracked = _eventlet_websocket(eio._async["websocket"], self.sockets)
+            eio.sockets = held.Sockets(eio.sockets)  # one green thread per websocket (held.py)
         elif eio.async_mode == "gevent" and _gevent_websocket_in_use():
             import gevent
 
@@ -119,8 +122,11 @@ _NONE = (None, None, None, None)
 
 
 def _eventlet_websocket(base: Any, sockets: dict) -> Any:
+    from .held import websocket_handler
+
     class TrackedWebSocket(base):  # type: ignore[misc, valid-type]
-        """engineio's eventlet websocket, registered under its sid while it is open."""
+        """engineio's eventlet websocket, registered under its sid while it is open, served by
+        held.py's handler (one green thread) instead of engineio's (three)."""
 
         def __init__(self, handler: Any, eio_server: Any) -> None:
             sock = handler.__self__  # handler is the engineio Socket's bound method
@@ -128,7 +134,7 @@ def _eventlet_websocket(base: Any, sockets: dict) -> Any:
             def tracked(ws: Any) -> Any:
                 sockets[sock.sid] = (sock, ws, ws.socket.fd.send, ws._sendlock)
                 try:
-                    return handler(ws)
+                    return websocket_handler(sock, ws)
                 finally:
                     if sockets.get(sock.sid, _NONE)[1] is ws:
                         del sockets[sock.sid]

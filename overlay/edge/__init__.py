@@ -36,7 +36,8 @@ def create_edge_app(test_config: dict | None = None) -> Flask:
     themes.register(app)
     app.register_blueprint(api.bp)
     api.register_refusals(app)
-    hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"])
+    from ..web.server import ping_settings
+    hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], **ping_settings(app))
     from ..web import socketlog
     socketlog.install()  # a malformed frame: one line, rate-limited (issue 37)
     fanout.install(hub.socketio.server)

@@ -83,7 +83,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(control_bp)
     from ..ograf.server_api import socket_origins
     # the page's own origin, and the operators' OGraf renderers' (OGRAF_ORIGINS: our exported graphics there)
-    hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], cors_allowed_origins=socket_origins(app))
+    from .server import ping_settings
+    hub.socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], cors_allowed_origins=socket_origins(app),
+                          **ping_settings(app))
     from . import socketlog
     socketlog.install()  # a malformed frame: one line, rate-limited (issue 37)
     fanout.install(hub.socketio.server)  # overlays' websockets, written to directly (eventlet)

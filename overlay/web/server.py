@@ -47,8 +47,8 @@ def connection_cap(open_files: int) -> int:
 def limits(app: Flask) -> tuple[int, float]:
     """(connection cap, header timeout) from the config, raising the open-files limit first."""
     open_files = raise_open_files()
-    cap = _positive(app, "MAX_CONNECTIONS", connection_cap(open_files), int)
-    header_timeout = _positive(app, "HEADER_TIMEOUT", 10.0, float)
+    cap = positive_setting(app, "MAX_CONNECTIONS", connection_cap(open_files), int)
+    header_timeout = positive_setting(app, "HEADER_TIMEOUT", 10.0, float)
     print(f"chgk-overlay: open files limit {open_files}: up to {cap} connections; "
           f"request headers within {header_timeout:g} s", file=sys.stderr, flush=True)
     if open_files < WANTED_OPEN_FILES:
@@ -59,12 +59,19 @@ def limits(app: Flask) -> tuple[int, float]:
     return cap, header_timeout
 
 
-def _positive(app: Flask, key: str, default: Any, kind: type) -> Any:
+def ping_settings(app: Flask) -> dict[str, int]:
+    """Socket.IO's ping, in whole seconds: a client silent for an interval and its timeout is
+    closed (engineio's defaults, 25 and 20 s)."""
+    return {"ping_interval": positive_setting(app, "PING_INTERVAL", 25, int),
+            "ping_timeout": positive_setting(app, "PING_TIMEOUT", 20, int)}
+
+
+def positive_setting(app: Flask, key: str, default: Any, kind: type) -> Any:
     value = app.config.get(key)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise SystemExit(f"{key} must be a positive number, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or kind(value) <= 0:
+        raise SystemExit(f"{key} must be a positive {'whole ' if kind is int else ''}number, got {value!r}")
     return kind(value)
 
 
@@ -115,6 +122,12 @@ def _serve_eventlet(app: Flask, host: str, port: int, ready: Any, cap: int, head
 
     class Protocol(eventlet.wsgi.HttpProtocol):
         """The idle wait, the request line and the headers of each request share one deadline."""
+
+        # A held websocket keeps its request's buffers for its whole life, unused after the
+        # handshake: 2 kB to read a request's head (eventlet reads bodies past the buffer), 4 kB
+        # to gather a response's head and small body (eventlet's default 16 kB): 49 → 42 kB of
+        # memory per held overlay (docs/PERFORMANCE.md §13).
+        rbufsize, wbufsize = 2048, 4096
 
         def handle_one_request(self) -> None:
             self._deadline = eventlet.Timeout(header_timeout)
