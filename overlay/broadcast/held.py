@@ -61,17 +61,22 @@ class Outbox(green_queue.Queue):
 
 class Writer:
     """Writes a socket's queued packets from a green thread that exists only while there are any.
-    It pops and sends without yielding in between, so a direct write (fanout.py checks the queue
-    is empty and the send lock free) can never overtake a packet taken from the queue."""
+    A packet leaves the queue only once it is written: while the writer waits for the send lock
+    (a direct write finishing in the background, fanout.py `_finish`) the queue is not empty, so
+    no direct write (fanout.py checks the queue is empty and the lock free) can overtake it."""
 
     def __init__(self, sock: Any, ws: Any) -> None:
         self.ws = ws
         self.task: Any = None
         self.ended = False  # the queue's end came or a send failed: the websocket is closed
         before, self.queue = sock.queue, Outbox(self.wake)
+        for _ in range(100):  # a long-poll still to take what ends it: a hub turn or two
+            if not (before.queue and before.getters):
+                break
+            eventlet.sleep(0)
         sock.queue = self.queue
-        while before.queue:  # what was queued before the websocket was up: taken, so no pending
-            self.queue.put(before.get(block=False))  # long-poll can also answer with it
+        while before.queue:  # what was queued before the websocket was up, in order
+            self.queue.put(before.get(block=False))
             before.task_done()
 
     def wake(self) -> None:
@@ -85,21 +90,19 @@ class Writer:
     def _drain(self) -> None:
         queue = self.queue
         try:
-            while True:
-                try:
-                    pkt = queue.get(block=False)
-                except green_queue.Empty:
-                    return
-                queue.task_done()
+            while queue.queue:
+                pkt = queue.queue[0]  # taken out once written (the class's docstring)
+                queue.task_done()  # as engineio's writer: a close(wait=True) waits for the taking, not the send
                 if self.ended:
-                    continue  # closed: what is queued after the end is dropped, as engineio's writer had gone
-                if pkt is None:
+                    pass  # closed: what is queued after the end is dropped, as engineio's writer had gone
+                elif pkt is None:
                     self._end()
-                    continue
-                try:
-                    self.ws.send(pkt.encode())
-                except Exception:  # noqa: BLE001 - engineio's writer: any send error ends the websocket
-                    self._end()
+                else:
+                    try:
+                        self.ws.send(pkt.encode())
+                    except Exception:  # noqa: BLE001 - engineio's writer: any send error ends the websocket
+                        self._end()
+                queue.get(block=False)
         finally:
             self.task = None
 
@@ -133,7 +136,8 @@ def websocket_handler(sock: Any, ws: Any) -> list:
             sock.upgrading = False
             return []
         ws.send(packet.Packet(packet.PONG, data="probe").encode())
-        sock.queue.put(packet.Packet(packet.NOOP))  # ends the pending long-poll
+        sock.queue.put(packet.Packet(packet.NOOP))  # ends the pending long-poll ...
+        eventlet.sleep(0)  # ... which takes it now, even if the client sent UPGRADE at once
         if packet.Packet(encoded_packet=wait()).packet_type != packet.UPGRADE:
             sock.upgraded = sock.upgrading = False
             return []
@@ -150,7 +154,12 @@ def websocket_handler(sock: Any, ws: Any) -> list:
         if data is None:  # closed by the client
             break
         try:
-            sock.receive(packet.Packet(encoded_packet=data))
+            pkt = packet.Packet(encoded_packet=data)
+        except Exception:  # noqa: BLE001 - not Engine.IO: a line, not a traceback (web/socketlog.py)
+            server.logger.info("%s: undecodable packet, closing connection", sock.sid)
+            break
+        try:
+            sock.receive(pkt)
         except exceptions.UnknownPacketError:
             pass
         except exceptions.SocketIsClosedError:

@@ -113,3 +113,14 @@ def test_a_held_overlay_costs_one_green_thread_and_gets_every_state_in_order(srv
     finally:
         for o in many + [first]:
             o.close()
+
+
+def test_a_frame_that_is_not_engineio_closes_that_connection_without_a_traceback(srv: Server):
+    bad, good = Overlay(srv), Overlay(srv)
+    wait_for(lambda: bad.states() and good.states(), timeout=30, what="both joined")
+    bad.ws.send("x")  # not an Engine.IO packet type
+    wait_for(bad.closed.is_set, timeout=30, what="the server closing the connection that sent it")
+    assert "Traceback" not in srv.output() and "Unknown receive error" not in srv.output()
+    wait_for(lambda: good.pings >= 2, timeout=30, what="the other client's pings")  # it lives on
+    assert not good.closed.is_set()
+    good.close()
