@@ -253,7 +253,7 @@ class PanelPage:
     def wait_rev(self, rev: int, game: str | None = None, at_least: bool = False) -> None:
         """The panel shows `rev` (or a later one, `at_least`: a running clock may record a time-up
         before a loaded machine looks) and it has been on screen long enough to act on."""
-        self.page.wait_for_function("([rev, later]) => later ? Number(document.body.dataset.basisRev) >= rev"
+        self.page.wait_for_function("([rev, later]) => later ? Number(document.body?.dataset.basisRev) >= rev"
                                     " : document.body.dataset.basisRev === String(rev)", arg=[rev, at_least])
         if game:
             expect(self.page.locator("body")).to_have_attribute("data-game", game)

@@ -116,7 +116,7 @@ def staged(server: Server, name: str, n: int = 18) -> str:
 def test_club_overlay_loads_transparent_large_and_safe(shared_server: Server, tab: Tab, name: str) -> None:
     game = staged(shared_server, name)
     page = tab.open(f"{shared_server.url}/overlays/{name}")
-    wait_js(page, "game => document.body.dataset.game === game", game)
+    wait_js(page, "game => document.body?.dataset.game === game", game)
     wait_on_air(page, name)
     settle(page)
     assert backgrounds(page) == TRANSPARENT
@@ -238,7 +238,7 @@ def test_game_rating_counts_the_central_table_twice_and_reorders(shared_server: 
     # board's only change is the answer's.
     shared_server.play(game, "spin", landed=2)
     rev = shared_server.play(game, "start_timer")["rev"]
-    wait_js(page, "rev => Number(document.body.dataset.rev) >= rev", rev)
+    wait_js(page, "rev => Number(document.body?.dataset.rev) >= rev", rev)
     wait_revealed(page, SPIN_MS + WAIT_MS)
     shared_server.play(game, "club_answers", correct=["t6"])
     wait_js(page, "([o, id]) => JSON.stringify(o) === JSON.stringify((" + ROW_ORDER_JS + ")())"
@@ -272,7 +272,7 @@ def test_game_rating_names_a_league_game_day_in_the_page_language(shared_server:
     spec = {**club_spec(4), "game_day": f"s{uuid.uuid4().hex[:8]}-d2-wed"}
     game = shared_server.create(spec, on_air=True)
     page = tab.open(f"{shared_server.url}/overlays/game-rating?lang={lang}")
-    wait_js(page, "game => document.body.dataset.game === game", game)
+    wait_js(page, "game => document.body?.dataset.game === game", game)
     assert text_of(page, "[data-ref=sub]") == f"Игра 1 · {day}"
     assert tab.errors == []
 

@@ -189,14 +189,15 @@ def test_a_sheet_chosen_while_the_rundown_loads_goes_into_it_and_without_one_the
         desk.saw_notice("import_where", text="Сначала создайте или выберите сценарий")
         assert srv.api("GET", "/api/rundowns")["rundowns"] == []
 
+        desk.page.close()
         rid = srv.api("POST", "/api/rundowns", {"name": "Финал лиги"})["id"]
-        held: list = []  # the rundown's own GET, held back until the sheet is chosen
-        ctx.route(f"**/api/rundowns/{rid}", lambda route: held.append(route))
-        desk = Desk(ctx.new_page(), srv).open()
-        page = desk.page
+        held: list = []  # this page's GET of the rundown, held back until the sheet is chosen
+        page = ctx.new_page()
+        page.route(f"**/api/rundowns/{rid}", lambda route: held.append(route))
+        desk = Desk(page, srv).open()
         expect(page.locator("#rd-select")).to_have_value(rid, timeout=WAIT)
         page.wait_for_function("() => true")  # the route's callback runs while Playwright is called
-        assert held, "the rundown's GET was not held"
+        assert len(held) == 1, f"{len(held)} GETs of the rundown held"
         page.set_input_files("#rd-import", str(SHEET))
         held[0].continue_()
         expect(desk.notice("imported")).to_contain_text("8", timeout=WAIT)

@@ -39,7 +39,7 @@ def text(page: Any, field: str) -> str:
 
 
 def wait_rev(page: Any, rev: int) -> None:
-    page.wait_for_function(f"document.body.dataset.rev === '{rev}'", timeout=30_000)
+    page.wait_for_function(f"document.body?.dataset.rev === '{rev}'", timeout=30_000)
 
 
 def test_live_page_follows_the_game_and_keeps_the_answer_until_the_verdict(shared_server: Server, phone: Any):

@@ -144,7 +144,7 @@ def test_overlay_loads_transparent_without_errors(server: Server, tab: Tab, name
     game = new_game(server)
     play_to_mid_game(server, game)
     page = tab.open(f"{server.url}/overlays/{name}")
-    wait_js(page, "game => document.body.dataset.game === game && document.body.dataset.clock === 'synced'", game)
+    wait_js(page, "game => document.body?.dataset.game === game && document.body?.dataset.clock === 'synced'", game)
     settle(page)
     assert backgrounds(page) == TRANSPARENT
     assert tab.errors == []
@@ -237,7 +237,7 @@ def test_timer_shows_time_up_and_plays_the_signal(server: Server, tab: Tab) -> N
     page = tab.open(f"{server.url}/overlays/timer?sound=1")
     # started once the arrow has stopped: a timer started while the top turns stays off air
     # until then (tests/browser/test_reveal.py), and this one would have run out unseen
-    wait_js(page, f"document.body.dataset.revealed === '{reveal_at}'", timeout_ms=WAIT_MS)
+    wait_js(page, f"document.body?.dataset.revealed === '{reveal_at}'", timeout_ms=WAIT_MS)
     server.play(game, "start_timer")
     wait_on_air(page, "timer")
     wait_js(page, "document.querySelector('[data-part=timer]').classList.contains('up')", timeout_ms=WAIT_MS)
@@ -418,7 +418,7 @@ def test_stale_state_is_ignored_and_a_new_game_is_taken(server: Server, tab: Tab
     assert text_of(page, "[data-ref=experts]") == "1"
     # Another game put on air is taken whatever its rev.
     fresh = new_game(server)
-    wait_js(page, "id => document.body.dataset.game === id", arg=fresh)
+    wait_js(page, "id => document.body?.dataset.game === id", arg=fresh)
     assert text_of(page, "[data-ref=experts]") == "0"
 
 
@@ -476,11 +476,11 @@ def test_overlay_survives_a_server_restart_without_reloading(server: Server, tab
     page = tab.open(f"{server.url}/overlays/full?game={game}")
     page.evaluate("window.__no_reload = 42")
     server.kill()
-    wait_js(page, "document.body.dataset.connection === 'lost'")
+    wait_js(page, "document.body?.dataset.connection === 'lost'")
     # Still on air while the server is away: the last state stays, nothing blanks.
     assert on_air(page, "scoreboard")
     server.start()
-    wait_js(page, "document.body.dataset.connection === 'connected'", timeout_ms=12_000)
+    wait_js(page, "document.body?.dataset.connection === 'connected'", timeout_ms=12_000)
     server.play(game, "judge", correct=True)
     wait_js(page, "document.querySelector('[data-ref=experts]').textContent === '1'")
     assert page.evaluate("window.__no_reload") == 42

@@ -78,7 +78,7 @@ def test_a_verdict_just_after_the_time_up_is_done(panel_server: Server, panel: P
         kb.press("Space")
         panel.wait_rev(rev + 2, at_least=True)  # a 1 s minute: its time-up may be drawn already
         # the clock's time-up reaches the panel (rev + 3), then the verdict follows at once
-        page.wait_for_function("rev => document.body.dataset.rev === String(rev)", arg=rev + 3, timeout=15_000)
+        page.wait_for_function("rev => document.body?.dataset.rev === String(rev)", arg=rev + 3, timeout=15_000)
         if delay:
             page.wait_for_timeout(delay)
         kb.press("Equal")
@@ -539,7 +539,7 @@ def test_an_undo_confirmation_survives_the_time_up(panel_server: Server, panel: 
     panel.click(panel.button("start_timer"), rev=2)
     page.keyboard.press("u")                               # «undo the start?» — and the gong sounds
     expect(page.locator("#undo-what")).to_contain_text("Старт минуты")
-    page.wait_for_function("document.body.dataset.rev === '3'", timeout=15_000)
+    page.wait_for_function("document.body?.dataset.rev === '3'", timeout=15_000)
     expect(page.locator("#confirm")).to_be_visible()       # still asking: the time-up goes with it
     page.keyboard.press("Enter")
     state = wait_server_rev(panel_server, game, 4, panel)

@@ -59,7 +59,7 @@ def open_page(chromium: Browser, url: str, tabs: list[Tab]) -> Page:
     page = tab.page
     page.goto(url)
     page.wait_for_function("document.body.classList.contains('ready') && !!window.chgkOverlay", timeout=WAIT_MS)
-    page.wait_for_function("document.body.dataset.clock === 'synced'", timeout=WAIT_MS)
+    page.wait_for_function("document.body?.dataset.clock === 'synced'", timeout=WAIT_MS)
     return page
 
 
@@ -100,7 +100,7 @@ def test_every_screen_draws_the_round_when_the_arrow_stops(server: Server, chrom
     }
     pages = {path: open_page(chromium, server.url + path, tabs) for path in watch}
     for path, page in pages.items():
-        wait_js(page, "() => document.body.dataset.rev === '6'")
+        wait_js(page, "() => document.body?.dataset.rev === '6'")
         page.evaluate(WATCH_JS, watch[path])
     # Superblitz on 9 is reached from 8 (played): the arrow stops on 8, rests, steps to 9.
     state = server.play(game, "spin", landed=8)
@@ -227,7 +227,7 @@ def test_a_page_on_a_coarse_first_clock_reveals_at_reveal_at_once_corrected(serv
     page.reload()
     page.wait_for_function("document.body.classList.contains('ready') && !!window.chgkOverlay", timeout=WAIT_MS)
     page.evaluate(WATCH_JS, [("[data-part=question] [data-ref=sector]", "4")])
-    wait_js(page, "() => document.body.dataset.clock === 'synced'", timeout_ms=WAIT_MS)
+    wait_js(page, "() => document.body?.dataset.clock === 'synced'", timeout_ms=WAIT_MS)
     synced_at = server.api("GET", "/api/time")["server_now"]
     assert synced_at < r["reveal_at"] - 300, "the page's clock was corrected only after the reveal: no case"
     wait_js(page, "() => Object.keys(window.drawnAt).length === 1", timeout_ms=WAIT_MS + 12_000)

@@ -71,7 +71,7 @@ class Desk(PanelPage):
             self.page.wait_for_timeout(DOUBLE_MS - since * 1000 + 50)  # the operator's pace, not a wait for a result
         before = self.page.get_attribute("body", "data-rundown-rev")
         self.page.keyboard.press(key)
-        self.page.wait_for_function("r => document.body.dataset.rundownRev !== r", arg=before, timeout=WAIT)
+        self.page.wait_for_function("r => document.body?.dataset.rundownRev !== r", arg=before, timeout=WAIT)
         self.pressed[key] = time.monotonic()
 
 

@@ -64,7 +64,7 @@ def plain_spec(target: int) -> dict:
 
 def at_rest_with(page: Page, state: dict) -> dict:
     """Waits until `page` has `state`'s rev and its rolls have ended; the digits drawn."""
-    wait_js(page, "(rev) => document.body.dataset.rev === String(rev)", state["rev"])
+    wait_js(page, "(rev) => document.body?.dataset.rev === String(rev)", state["rev"])
     settle(page)
     return page.evaluate(DRAWN_DIGITS_JS)
 

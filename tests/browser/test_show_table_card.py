@@ -72,7 +72,7 @@ def test_table_and_card_on_the_show_output_are_drawn_side_by_side(
         act("take", "Стол")
         wait_parts(page, ["table"], off=("question",))
         if isinstance(reveal, (int, float)):
-            page.wait_for_function("at => document.body.dataset.revealed === String(at)", arg=reveal, timeout=WAIT_MS)
+            page.wait_for_function("at => document.body?.dataset.revealed === String(at)", arg=reveal, timeout=WAIT_MS)
         page.wait_for_selector("[data-part='table'] [data-ref='caption'].on", timeout=WAIT_MS)
         settle(page)
         # the table alone: the full-size disc of the spin moment, as before

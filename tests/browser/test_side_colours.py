@@ -78,7 +78,7 @@ def test_each_side_has_one_colour_on_the_panel_live_and_on_air(server: Server, c
     try:
         for path in ("/live", "/overlays/scoreboard", "/overlays/table", "/overlays/full"):
             tab.page.goto(server.url + path + ("?theme=club" if server.theme == "custom" and path != "/live" else ""))  # type: ignore[attr-defined]
-            wait_js(tab.page, "() => document.body.classList.contains('ready') && document.body.dataset.rev === '6'",
+            wait_js(tab.page, "() => document.body?.classList.contains('ready') && document.body.dataset.rev === '6'",
                     timeout_ms=WAIT_MS)
             seen[path] = colours(tab.page, MARKS[path])
         # leaving a page aborts its socket's pending poll: not an error of the page

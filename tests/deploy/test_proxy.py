@@ -74,7 +74,7 @@ def test_an_overlay_over_wss_follows_the_writer(stack: dict, chromium: Any):
         assert wait_for(lambda: got and got[-1])["id"] == "g1"
         wait_for(lambda: sio.transport() == "websocket", what="the upgrade to a websocket through the proxy")
         page.goto(proxy.live + "/overlays/scoreboard")
-        page.wait_for_function("document.body.dataset.rev !== undefined && document.body.dataset.rev !== ''",
+        page.wait_for_function("document.body?.dataset.rev !== undefined && document.body?.dataset.rev !== ''",
                                timeout=30_000)
         rev = writer.state("g1")["rev"]
         auth = {"Authorization": f"Bearer {TOKEN}"}
@@ -84,7 +84,7 @@ def test_an_overlay_over_wss_follows_the_writer(stack: dict, chromium: Any):
             requests.post(proxy.studio + "/api/games/g1/commands", json={"type": "spin"}, headers=auth,
                           verify=str(proxy.cert), timeout=10).raise_for_status()
         wait_for(lambda: got[-1]["rev"] == rev + 1, what="the new state over wss://")
-        page.wait_for_function(f"document.body.dataset.rev === '{rev + 1}'", timeout=30_000)
+        page.wait_for_function(f"document.body?.dataset.rev === '{rev + 1}'", timeout=30_000)
         assert page.evaluate("location.protocol") == "https:"
     finally:
         page.close()

@@ -128,7 +128,7 @@ def test_socket_clients_reconnect_after_a_restart_and_see_what_changed_meanwhile
 # Chromium ------------------------------------------------------------------------------------------
 
 def wait_for(page: Page, attribute: str, rev: int, timeout_ms: int = 15_000) -> None:
-    page.wait_for_function(f"r => document.body.dataset.{attribute} === String(r)", arg=rev, timeout=timeout_ms)
+    page.wait_for_function(f"r => document.body?.dataset.{attribute} === String(r)", arg=rev, timeout=timeout_ms)
 
 
 def test_overlay_pages_and_the_panel_reconnect_after_a_cut_and_after_a_restart(srv: Server, chromium: Browser):
@@ -173,7 +173,7 @@ def test_overlay_pages_and_the_panel_reconnect_after_a_cut_and_after_a_restart(s
             wait_for(page, "rev", state["rev"])
             wait_for(page, "graphicsSeq", graphics["seq"])
         wait_for(panel, "basisRev", state["rev"])
-        follows.wait_for_function("document.body.dataset.connection === 'connected'")
+        follows.wait_for_function("document.body?.dataset.connection === 'connected'")
 
         for name, page in (("scoreboard", follows), ("full pinned", pinned), ("panel", panel)):
             assert page.evaluate("window.__same_page") == 1, f"{name} was reloaded"

@@ -161,7 +161,7 @@ def test_every_overlay_shows_only_catalog_words(pseudo_server: Server, chromium:
             else:   # a state in which the graphic has something to show (the overlay tests' staging)
                 path = f"/overlays/{name}?game={club_staged(pseudo_server, name)}" if name in CLUB else staged(pseudo_server, name)
             page.goto(pseudo_server.url + path)
-            page.wait_for_function("document.body.dataset.rev !== undefined && document.body.dataset.rev !== ''")
+            page.wait_for_function("document.body?.dataset.rev !== undefined && document.body?.dataset.rev !== ''")
             settle(page)
             assert page.evaluate("document.documentElement.lang") == PSEUDO, path
             bad = bypassing(page.evaluate(COLLECT), game_data(pseudo_server))

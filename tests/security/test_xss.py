@@ -74,7 +74,7 @@ def test_markup_in_the_data_never_runs_on_any_page(hostile, chromium: Browser):
         page.goto(srv.url + "/control/")
         page.fill("input[name=password]", PASSWORD)
         page.click("button[type=submit]")
-        page.wait_for_function("document.body.dataset.connection === 'connected'", timeout=15_000)
+        page.wait_for_function("document.body?.dataset.connection === 'connected'", timeout=15_000)
         ran = {}
         shown = {}
         for first in range(0, len(PAGES), TABS):
