@@ -9,6 +9,7 @@ idle is closed (slowloris, idle keep-alive). Websockets are bounded by Socket.IO
 from __future__ import annotations
 
 import errno
+import math
 import resource
 import socket
 import sys
@@ -70,8 +71,10 @@ def positive_setting(app: Flask, key: str, default: Any, kind: type) -> Any:
     value = app.config.get(key)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or kind(value) <= 0:
-        raise SystemExit(f"{key} must be a positive {'whole ' if kind is int else ''}number, got {value!r}")
+    whole = kind is int
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or value <= 0 or (whole and value != int(value))):
+        raise SystemExit(f"{key} must be a positive {'whole ' if whole else ''}number, got {value!r}")
     return kind(value)
 
 
