@@ -12,6 +12,14 @@ const HEARTBEAT_MS = 4000;
 const HEARTBEAT_FAILS = 2;   // missed heartbeats before the banner goes up on a "connected" socket
 const CLOCK_SAMPLES = 8;
 
+/** When the key or click being handled was pressed (its event's time, on performance.now()'s
+ * clock), else now: a page busy drawing may handle two presses 80 ms apart half a second later
+ * each, and they are still one doubled press. */
+export function pressedAt() {
+  const e = window.event;
+  return e && Number.isFinite(e.timeStamp) && e.timeStamp > 0 ? e.timeStamp : performance.now();
+}
+
 /** Which rev each press goes with. Presses are sent one after another, in the order they were
  * made, and each carries `expected_rev`:
  * - a press made while this panel's previous command was still on its way goes with the rev that
@@ -21,7 +29,8 @@ const CLOCK_SAMPLES = 8;
  *   with the rev its first press went with, so the server answers 409 and nothing changes twice;
  * - any other press goes with the rev on screen when it was made: a change by another operator
  *   that arrived after it makes it stale (409). The server does not count the clock's own changes
- *   (a time-up) as a conflict, so a verdict at the gong is not refused. */
+ *   (a time-up) as a conflict, so a verdict at the gong is not refused. A press's time is its
+ * event's (`pressedAt`). */
 export class PressOrder {
   constructor(doubleMs) {
     this.doubleMs = doubleMs;
@@ -250,7 +259,7 @@ export class ControlConnection {
    * what the press was based on, when not the screen now (an undo confirmed against what it
    * showed). */
   command(body, basis = null) {
-    const at = performance.now();
+    const at = pressedAt();
     const seen = basis || (this.state ? { id: this.state.id, rev: this.state.rev } : null);
     const job = this.queue.then(() => this.sendInOrder(body, at, seen, !!basis));
     this.queue = job.catch(() => {});

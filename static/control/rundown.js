@@ -9,7 +9,7 @@ import { t, onLangChange, currentLang } from "./i18n.js";
 import { pageConfig, h, api, notice, noticeRefusal, refusalText, dropStaleNotices, wireLanguage, dropPointerFocus, bdi,
   keyedChildren, signature } from "./common.js";
 import { dataForm } from "./dataform.js";
-import { ControlConnection, PressOrder } from "./connection.js";
+import { ControlConnection, PressOrder, pressedAt } from "./connection.js";
 import { actionButtons, loadLibrary, schemaForm } from "./ograf.js";
 
 const cfg = pageConfig();
@@ -87,7 +87,7 @@ async function loadList(select = null) {
  * the rundown on screen now). A doubled press refused by the server is said once, as done once. */
 function act(action, extra = {}) {
   if (!doc) return queue;
-  const at = performance.now();
+  const at = pressedAt();
   const seen = { id: doc.id, rev: doc.rev };
   // Moving the focus (↑ ↓, a click) may be repeated at any pace: only what changes the air is
   // guarded against a doubled press.
@@ -324,12 +324,15 @@ function graphicFailures() {
   } catch (_e) {
     return;
   }
+  let stale = false;
   for (const f of frames) {
     const id = f.dataset.item;
-    if (f.dataset.hostile && !takingOut.has(id) && Object.values(doc?.program || {}).some((p) => p.item === id)) {
+    const onAir = Object.values(doc?.program || {}).some((p) => p.item === id);
+    if (f.dataset.hostile && !takingOut.has(id) && onAir) {
       takingOut.add(id);
       act("out", { item: id }).finally(() => takingOut.delete(id));
     }
+    stale ||= !!f.dataset.hostile && !onAir;
     const key = `${id}@${f.dataset.error}`;
     if (toldFailures.has(key)) continue;
     toldFailures.add(key);
@@ -340,6 +343,9 @@ function graphicFailures() {
     }
     notice("error", t("og.failed", { label: item?.label || f.dataset.graphic }), f.dataset.error, { code: "ograf_failed" });
   }
+  // the monitor shows a hostile item on air that this desk's rundown does not: ask the server,
+  // not the next event, what is on air (a desk that missed an update would never take it out)
+  if (stale && doc) load(doc.id);
 }
 setInterval(graphicFailures, 1000);
 

@@ -4,6 +4,7 @@ panel's page (login, revs, buttons, notices)."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any, Self
 
@@ -290,3 +291,21 @@ def assert_big_touch_targets(*locators: Locator) -> None:
 
 def fits_the_screen(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def press_twice(page: Page, key: str, code: str, keycode: int, apart_ms: float, late_ms: float = 0) -> None:
+    """The same key pressed twice `apart_ms` apart by the events' own clock (CDP's `timestamp`, which
+    becomes the event's `timeStamp`): the page knows when each was pressed however late a loaded
+    machine delivers them — as an operator's real keys carry the time they were pressed. `late_ms`:
+    the second is delivered that much later than the first (a page busy drawing)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        first = time.time()
+        for at in (first, first + apart_ms / 1000):
+            if at != first and late_ms:
+                time.sleep(late_ms / 1000)  # the delivery is late on purpose: the thing under test
+            key_of = {"key": key, "code": code, "windowsVirtualKeyCode": keycode}
+            cdp.send("Input.dispatchKeyEvent", {"type": "keyDown", "text": key, "timestamp": at, **key_of})
+            cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", "timestamp": at + 0.01, **key_of})
+    finally:
+        cdp.detach()
