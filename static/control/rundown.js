@@ -338,7 +338,10 @@ function graphicFailures() {
     toldFailures.add(key);
     const item = items().find((i) => i.id === id);
     if (f.dataset.hostile) {
-      notice("error", t("og.hostile", { label: item?.label || f.dataset.graphic }), t("og.hostile_why"), { code: "ograf_hostile" });
+      const told = notice("error", t("og.hostile", { label: item?.label || f.dataset.graphic }), t("og.hostile_why"),
+                          { code: "ograf_hostile" });
+      // said of the graphic, not of a press: taking it out moves the rundown on, and stays said
+      if (told) delete told.dataset.rundownRev;
       continue;
     }
     notice("error", t("og.failed", { label: item?.label || f.dataset.graphic }), f.dataset.error, { code: "ograf_failed" });
