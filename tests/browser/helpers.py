@@ -255,7 +255,7 @@ class PanelPage:
         """The panel shows `rev` (or a later one, `at_least`: a running clock may record a time-up
         before a loaded machine looks) and it has been on screen long enough to act on."""
         self.page.wait_for_function("([rev, later]) => later ? Number(document.body?.dataset.basisRev) >= rev"
-                                    " : document.body.dataset.basisRev === String(rev)", arg=[rev, at_least])
+                                    " : document.body?.dataset.basisRev === String(rev)", arg=[rev, at_least])
         if game:
             expect(self.page.locator("body")).to_have_attribute("data-game", game)
 
@@ -299,13 +299,15 @@ def press_twice(page: Page, key: str, code: str, keycode: int, apart_ms: float, 
     machine delivers them — as an operator's real keys carry the time they were pressed. `late_ms`:
     the second is delivered that much later than the first (a page busy drawing)."""
     cdp = page.context.new_cdp_session(page)
+    key_of = {"key": key, "code": code, "windowsVirtualKeyCode": keycode}
+
+    def press(at: float) -> None:
+        cdp.send("Input.dispatchKeyEvent", {"type": "keyDown", "text": key, "timestamp": at, **key_of})
+        cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", "timestamp": at + 0.001, **key_of})
     try:
         first = time.time()
-        for at in (first, first + apart_ms / 1000):
-            if at != first and late_ms:
-                time.sleep(late_ms / 1000)  # the delivery is late on purpose: the thing under test
-            key_of = {"key": key, "code": code, "windowsVirtualKeyCode": keycode}
-            cdp.send("Input.dispatchKeyEvent", {"type": "keyDown", "text": key, "timestamp": at, **key_of})
-            cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", "timestamp": at + 0.01, **key_of})
+        press(first)
+        time.sleep(late_ms / 1000)  # a late delivery on purpose: the thing under test
+        press(first + apart_ms / 1000)
     finally:
         cdp.detach()

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.helpers import Tab, outside_safe_area, screenshot_dir, settle, small_text, wait_on_air
+from tests.browser.helpers import (Tab, outside_safe_area, press_twice, screenshot_dir, settle, small_text,
+                                   wait_on_air)
 from tests.browser.test_panel import Panel, _dictionaries, spec
 from tests.support import ROOT, Server
 
@@ -88,26 +89,17 @@ def test_a_verdict_just_after_the_time_up_is_done(panel_server: Server, panel: P
     expect(page.locator('.notice[data-code="stale_rev"]')).to_have_count(0)
 
 
-# The same key twice from inside the page, `gap` ms apart: the timing is the page's own, not the
-# test driver's (which a loaded machine can stretch past the double-press window).
-PRESS_TWICE_JS = """({code, key, gap}) => new Promise(done => {
-  const press = () => document.dispatchEvent(new KeyboardEvent('keydown', {code, key, bubbles: true}));
-  press();
-  setTimeout(() => { press(); done(); }, gap);
-})"""
-
-
 def test_the_same_key_twice_is_done_once(panel_server: Server, panel: Panel) -> None:
     game = on_air(panel_server, panel)
     page = panel.page
     panel.click(panel.sector(6), rev=1)
-    page.evaluate(PRESS_TWICE_JS, {"code": "Space", "key": " ", "gap": 0})   # a bounce: within a few ms
+    press_twice(page, " ", "Space", 32, apart_ms=3)   # a bounce: within a few ms
     calm = panel.notice("double_press")
     expect(calm).to_be_visible()
     expect(calm).to_have_class(re.compile(r"notice-info"))
     expect(calm).to_contain_text("выполнено один раз")
     wait_server_rev(panel_server, game, 2, panel)
-    page.evaluate(PRESS_TWICE_JS, {"code": "Equal", "key": "=", "gap": 60})  # the second 60 ms later
+    press_twice(page, "=", "Equal", 187, apart_ms=60, late_ms=600)  # 60 ms later, handled 600 ms later
     expect(panel.notice("double_press")).to_be_visible()
     state = wait_server_rev(panel_server, game, 3, panel)
     assert state["score"] == {"experts": 1, "viewers": 0}

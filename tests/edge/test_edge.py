@@ -41,8 +41,13 @@ class Overlay:
         last = self.states[-1] if self.states else None
         return -1 if last is None else last["rev"]
 
-    def wait_rev(self, rev: int, timeout: float = 30) -> dict:
-        wait_for(lambda: self.rev() >= rev, timeout, f"rev {rev} at the overlay (has {self.rev()})")
+    def wait_rev(self, rev: int, timeout: float = 30, game: str | None = None) -> dict:
+        """The last state once it is at `rev` or later — of `game` when given: a client that has just
+        joined may first be sent the game that was on air a moment ago."""
+        def there() -> bool:
+            last = self.states[-1] if self.states else None
+            return last is not None and last["rev"] >= rev and game in (None, last["id"])
+        wait_for(there, timeout, f"rev {rev} of {game or 'the game'} at the overlay (has {self.rev()})")
         return self.states[-1]
 
     def close(self) -> None:
@@ -63,12 +68,12 @@ def test_an_edge_serves_what_the_writer_shows(world: dict):
     overlays = [Overlay(e.url) for e in edges]
     try:
         for o in overlays:
-            assert o.wait_rev(0)["id"] == game
+            o.wait_rev(0, game=game)
         writer.play(game, "spin", landed=3)
         writer.play(game, "start_timer")
         public = writer.api("GET", f"/api/games/{game}/public")
         for edge, o in zip(edges, overlays):
-            got = o.wait_rev(public["rev"])
+            got = o.wait_rev(public["rev"], game=game)
             assert got["epoch"] == public["epoch"] and got["round"]["sector"] == 3
             assert got["timer"]["running"] and got["timer"]["ends_at"] == public["timer"]["ends_at"]
             assert got["round"]["answer"] is None
@@ -146,9 +151,9 @@ def test_gevent_edge_serves_too(world: dict):
         game = writer.create(tv_spec("gevent"), on_air=True)
         o = Overlay(edge.url)
         try:
-            o.wait_rev(0)
+            o.wait_rev(0, game=game)
             writer.play(game, "spin", landed=2)
-            assert o.wait_rev(1)["round"]["sector"] == 2
+            assert o.wait_rev(1, game=game)["round"]["sector"] == 2
         finally:
             o.close()
     finally:

@@ -53,7 +53,7 @@ def test_a_forged_state_does_not_stick(world: dict, forgery: str):
     o = Overlay(edge.url)
     try:
         o.sio.call("follow", {"game": game}, namespace="/overlay", timeout=10)
-        o.wait_rev(0)
+        o.wait_rev(0, game=game)
         dropped = edge_status(edge).get("dropped", 0)
         fake = FORGERIES[forgery](public(writer, game))
         client.hset("chgk:games", game, json.dumps(fake, ensure_ascii=False))
@@ -63,7 +63,7 @@ def test_a_forged_state_does_not_stick(world: dict, forgery: str):
         assert edge_status(edge)["dropped"] > dropped
         shown = public(edge, game)
         assert shown["epoch"] == public(writer, game)["epoch"] and shown["round"]["sector"] == 3
-        assert o.wait_rev(1)["round"]["sector"] == 3
+        assert o.wait_rev(1, game=game)["round"]["sector"] == 3
         assert all(s is None or s.get("title") != FAKE for s in o.states)  # never drawn, not even once
         assert "dropped a value from Redis chgk:changes: not signed" in edge.output()
     finally:
