@@ -45,7 +45,10 @@ RENDERABLE = (*GRAPHICS, "show")
 FORMATS = {"prores": ".mov", "webm": ".webm"}
 FPS = (25, 50)
 PREROLL_MS = 2000  # the page is open this long before the first frame: entrances done, as on air
-CHROMIUM = os.environ.get("CHGK_OVERLAY_CHROMIUM", "/usr/bin/chromium")
+# Debian's headless shell where installed (the same engine as `chromium`, ~40 % less CPU a page),
+# else the full browser; CHGK_OVERLAY_CHROMIUM names another.
+CHROMIUM = os.environ.get("CHGK_OVERLAY_CHROMIUM") or next(
+    (p for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.path.exists(p)), "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--no-first-run", "--disable-sync", "--hide-scrollbars", "--mute-audio",
                  "--font-render-hinting=none", "--disable-lcd-text", "--force-color-profile=srgb",

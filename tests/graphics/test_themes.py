@@ -11,7 +11,7 @@ import requests
 from playwright.sync_api import sync_playwright
 
 from overlay.web.app import create_app
-from tests.support import ROOT, Server
+from tests.support import CHROMIUM, CHROMIUM_ARGS, ROOT, Server
 
 NIGHT_CSS = (":root {\n  --c-accent: #7fd1ff;\n  --c-text: #eaf6ff;\n}\n"
              ".overlay .owl { background: url(night.svg) center / contain no-repeat; -webkit-mask: none; mask: none; }\n")
@@ -131,7 +131,7 @@ def test_the_documented_recipe_restyles_an_overlay_in_chromium(srv: Server):
     """docs/THEMES.md's theme file, linked where base.html links themes (before base.css):
     its colours and its logo reach the on-air graphic."""
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1920, "height": 1080})
             loaded: list[tuple[str, int]] = []
