@@ -111,6 +111,7 @@ class Store:
         self._since_checkpoint = 0  # commits
         self._checkpointing = False
         self.checkpoints = 0  # done elsewhere, for the tests and the benches
+        self._offload: Callable[..., Any] = lambda fn, *args: fn(*args)
 
     def checkpoint_elsewhere(self, start: Callable[[Callable[[], None]], Any], every: int = 64) -> None:
         """Commits stop checkpointing: after every `every` commits, `start(fn)` is called to run
@@ -120,6 +121,13 @@ class Store:
         with self._lock:
             self._db.execute(f"PRAGMA wal_autocheckpoint={SAFETY_NET_PAGES}")
         self._checkpoint_start, self._checkpoint_every = start, every
+
+    def sync_elsewhere(self, offload: Callable[..., Any]) -> None:
+        """The WAL's fsync runs through `offload(fn, *args)` (a real thread under eventlet):
+        the event loop goes on writing a command's frames to the overlays meanwhile. This store's
+        lock is held until the disk has confirmed, so whoever must not see an unconfirmed fact
+        calls `sync()` first and waits."""
+        self._offload = offload
 
     def _committed(self) -> None:
         self._since_checkpoint += 1
@@ -169,7 +177,7 @@ class Store:
         try:
             fd = os.open(self.path + "-wal", os.O_RDONLY)
             try:
-                os.fdatasync(fd)
+                self._offload(os.fdatasync, fd)
             finally:
                 os.close(fd)
         except OSError as exc:

@@ -59,11 +59,12 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     store = Store(Path(app.config["DATA"]) / "chgk.sqlite3", app.config["SQLITE_SYNCHRONOUS"])
     store.checkpoint_elsewhere(in_thread(app.config["ASYNC_MODE"]))  # no command waits for a checkpoint
+    from ..media.library import Media, games_using, off_loop
+    store.sync_elsewhere(off_loop(app.config["ASYNC_MODE"]))  # the loop sends while the disk confirms
     sessions = Sessions(store, clock=now_ms)
     svc = Services(store, sessions, Graphics(sessions),
                    revoked_logins=set(store.get_setting("revoked_logins", [])))
     app.extensions["chgk"] = svc
-    from ..media.library import Media, games_using, off_loop
     svc.media = Media(store, Path(app.config["DATA"]) / "media", clock=now_ms, offload=off_loop(app.config["ASYNC_MODE"]))
     svc.graphics.media = svc.media  # shown graphics carry their pictures' URLs
     svc.graphics.live_url = app.config.get("LIVE_URL")  # a slate's or bug's QR code names only this
@@ -88,7 +89,9 @@ def create_app(test_config: dict | None = None) -> Flask:
                           **ping_settings(app))
     from . import socketlog
     socketlog.install()  # a malformed frame: one line, rate-limited (issue 37)
-    fanout.install(hub.socketio.server)  # overlays' websockets, written to directly (eventlet)
+    # overlays' websockets, written to directly (eventlet, gevent); under eventlet from a green
+    # thread of its own, while the command's fsync runs in a real thread (`sync_elsewhere`)
+    fanout.install(hub.socketio.server, background=True)
     from . import proxy
     proxy.install(app)  # X-Forwarded-* from configured proxies only, Secure cookies over HTTPS, HSTS
     # the overlays before the command's fsync (they acknowledge nothing), the panels after it

@@ -174,3 +174,37 @@ def test_a_partial_send_is_finished_in_the_background_holding_the_lock(accepted:
     assert [sid for sid, _ in w.eio.sent] == ["e1"]
     fn(ws, lock, rest)
     assert ws.finished == [rest] and not lock.locked()
+
+
+def test_in_the_background_messages_go_out_whole_and_in_order_yielding_between_chunks(
+        monkeypatch: pytest.MonkeyPatch):
+    """`install(..., background=True)`: `emit` returns before any send; one green thread sends each
+    message to every client before the next, `CHUNK` clients at a time, and lets the rest of the
+    server run between chunks — where a message given meanwhile waits its turn."""
+    from collections import deque
+
+    from overlay.broadcast import fanout as module
+
+    monkeypatch.setattr(module, "CHUNK", 3)
+    w = World(7)
+    w.fanout._jobs = deque()
+    yields: list[int] = []
+
+    def meanwhile() -> None:  # the operator's answer, a GET, the next command run here
+        yields.append(sum(len(f) for f in w.written.values()))
+        if len(yields) == 1:
+            w.fanout.emit("state", {"rev": 3}, NS, ["air"])
+
+    w.fanout._yield = meanwhile
+    w.fanout.emit("state", {"rev": 1}, NS, ["air"])
+    w.fanout.emit("state", {"rev": 2}, NS, ["air"])
+    assert not any(w.written.values()), "emit waited for the sends"
+    [(work,)] = w.spawned  # one green thread for both
+    work()
+    # 7 clients in chunks of 3: a yield after 3 and 6 of each message's sends
+    assert yields == [3, 6, 10, 13, 17, 20]
+    for i in range(7):
+        assert [event_of(f)[1]["rev"] for f in w.written[f"e{i}"]] == [1, 2, 3], i
+    assert w.fanout.direct == 21 and not w.fanout._jobs and not w.fanout._working
+    w.fanout.emit("state", {"rev": 4}, NS, ["air"])  # idle again: the next message starts a new one
+    assert len(w.spawned) == 2

@@ -15,6 +15,7 @@ import pytest
 from overlay.core.session import Change, Sessions
 from overlay.core.store import StorageError, Store
 from tests.faults.helpers import tv_spec
+from tests.support import wait_for
 
 
 def rows(path: Path, game_id: str) -> int:
@@ -87,3 +88,38 @@ def test_a_journal_the_disk_cannot_confirm_is_said_not_hidden(tmp_path: Path):
         store.sync()
     assert caught.value.status == 503 and "recorded, but the disk did not confirm it" in caught.value.message
     assert not store.durable, "what was not confirmed must not be reported durable"
+
+
+def test_the_fsync_runs_elsewhere_and_a_reader_waits_for_it(tmp_path: Path):
+    """`sync_elsewhere`: the WAL's fsync goes through the offload (a real thread under eventlet,
+    while the loop writes the overlays' frames). Whoever must not see an unconfirmed fact — the
+    operator's state — calls `sync()`, which waits for the confirmation under way, then returns
+    without an fsync of its own."""
+    import threading
+
+    store = Store(tmp_path / "game.sqlite3", "FULL")
+    sessions = Sessions(store, clock=lambda: 1_700_000_000_000, rng=random.Random(3))
+    live = sessions.create(tv_spec())
+    disk = threading.Event()
+    synced: list[str] = []
+
+    def offload(fn, *args):  # the disk confirms when the test says so
+        synced.append(threading.current_thread().name)
+        assert disk.wait(10)
+        return fn(*args)
+
+    store.sync_elsewhere(offload)
+    command = threading.Thread(target=sessions.execute, args=(live.id, {"type": "spin", "landed": 3}),
+                               name="command")
+    command.start()
+    wait_for(lambda: synced == ["command"], what="the command's fsync to start")
+    assert not store.durable
+    reader_done = threading.Event()
+    reader = threading.Thread(target=lambda: (store.sync(), reader_done.set()), name="reader")
+    reader.start()
+    assert not reader_done.wait(0.3), "the reader went on before the disk confirmed"
+    disk.set()
+    command.join(10)
+    assert reader_done.wait(10) and store.durable
+    assert synced == ["command"], "the reader made an fsync of its own"
+
