@@ -190,7 +190,7 @@ class Store:
     def transaction(self, deferred: bool = False) -> Iterator[sqlite3.Connection]:
         """One transaction, durable when this returns (synchronous=FULL); with `deferred`, durable
         only at the next `sync()` or commit: the caller must call `sync()` before it acknowledges
-        anything (a game command: its overlays' frames go out first, docs/PERFORMANCE.md §10)."""
+        anything (a game command: its overlays' frames go out first, docs/PERFORMANCE.md §10 and §13)."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")

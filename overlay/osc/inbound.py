@@ -73,10 +73,11 @@ class Inbound:
     # one datagram --------------------------------------------------------------------------------
 
     def handle(self, data: bytes, sender: Any) -> None:
-        """Never raises: a surface cannot crash the server or the receive loop."""
+        """Never raises: a surface cannot crash the server or the receive loop. The datagram is
+        counted once it is handled: whoever sees the count sees what it did (a command's fsync
+        lets other green threads run in the middle)."""
         host, port = str(sender[0]), int(sender[1])
         who = f"{host}:{port}"
-        self._count("datagrams")
         try:
             if not allowed(host, self.networks):
                 self._refuse(who, "", "sender_not_allowed",
@@ -103,6 +104,8 @@ class Inbound:
         except Exception:
             log.exception("OSC inbound: unexpected error on a packet from %s", who)
             self._refuse(who, "", "internal_error", "unexpected error; see the server log")
+        finally:
+            self._count("datagrams")
 
     def _message(self, address: str, args: list[Any], host: str, port: int, who: str) -> None:
         self._count("messages")

@@ -184,3 +184,13 @@ def test_osc_shows_are_checked_by_the_graphics_schema(inbound, graphics, game):
     assert [e["message"] for e in inbound.last_errors] == [
         "'countdown_ms' must be a duration from 0:01 to 24:00:00 (milliseconds, or e.g. 8 s, 1:30).",
         "'title' is not a field of this graphic; its fields: duration_ms."]
+
+
+def test_a_datagram_is_counted_once_it_is_handled(sessions, graphics, game, inbound):
+    """The status's `datagrams` says what has been handled: whoever reads the count (while a
+    command's fsync lets others run) sees the datagram's outcome counted with it."""
+    seen: list[dict] = []
+    sessions.subscribe(lambda change: seen.append(dict(inbound.counters)))
+    inbound.handle(dgram("/chgk/spin", 3), LOCAL)
+    assert seen and seen[0].get("datagrams", 0) == 0, "counted before it was handled"
+    assert inbound.counters["datagrams"] == 1 and inbound.counters["accepted"] == 1
