@@ -12,11 +12,12 @@ finished upgrading, engineio's queue for it is empty and its send lock is free. 
 as before, in order behind what it already has queued. Compression is not negotiated: the same
 frame has to suit every overlay.
 
-On the writer under eventlet (`install(..., background=True)`) the loop runs in a green thread of
-its own, `CHUNK` sockets at a time, and lets other green threads run between chunks: with 5,000
-overlays the loop takes ~60 ms of CPU, and the operator's answer (told after the command's fsync,
-which runs in a real thread meanwhile) no longer waits for the last overlay. Messages are sent in
-the order they were given, each to every client before the next begins.
+On the writer under eventlet (`install(..., background=True)`) a message for more than `INLINE`
+clients is sent from a green thread of its own, `CHUNK` sockets at a time, letting other green
+threads run between chunks: with 5,000 overlays the loop takes ~60 ms of CPU, and the operator's
+answer (told after the command's fsync, which runs in a real thread meanwhile) no longer waits
+for the last overlay. Messages are sent in the order they were given, each to every client
+before the next begins: a small one waits behind a big one still going out.
 """
 from __future__ import annotations
 
@@ -82,12 +83,12 @@ class Fanout:
         messages given before this one."""
         main = self._packet(event, data, namespace)
         other = self._packet(alt[1], alt[2], namespace) if alt else None
-        targets = self.server.manager.get_participants(namespace, rooms or None)
+        targets = list(self.server.manager.get_participants(namespace, rooms or None))
         job = (main, other, alt[0] if alt else ())
-        if self._jobs is None:
-            self._send(targets, *job)
+        if self._jobs is None or (not self._working and len(targets) <= INLINE):
+            self._send(targets, *job)  # a few milliseconds: here, before the fsync begins
             return
-        self._jobs.append((list(targets), *job))
+        self._jobs.append((targets, *job))
         if not self._working:
             self._working = True
             self._spawn(self._work)
@@ -164,6 +165,10 @@ class Fanout:
 
 _NONE = (None, None, None, None)
 CHUNK = 250  # clients between two yields of the background fan-out: ~3 ms of CPU
+# Up to this many clients (~12 ms of CPU) a message is sent inline, when nothing waits in the
+# background: at 500 overlays the background's thread switches and the fsync's kernel work beside
+# the loop made the last socket 3 – 4 ms later (docs/PERFORMANCE.md §13).
+INLINE = 1000
 
 
 def _eventlet_websocket(base: Any, sockets: dict) -> Any:

@@ -186,6 +186,7 @@ def test_in_the_background_messages_go_out_whole_and_in_order_yielding_between_c
     from overlay.broadcast import fanout as module
 
     monkeypatch.setattr(module, "CHUNK", 3)
+    monkeypatch.setattr(module, "INLINE", 6)
     w = World(7)
     w.fanout._jobs = deque()
     yields: list[int] = []
@@ -208,3 +209,29 @@ def test_in_the_background_messages_go_out_whole_and_in_order_yielding_between_c
     assert w.fanout.direct == 21 and not w.fanout._jobs and not w.fanout._working
     w.fanout.emit("state", {"rev": 4}, NS, ["air"])  # idle again: the next message starts a new one
     assert len(w.spawned) == 2
+
+
+def test_in_the_background_a_small_message_goes_inline_unless_a_big_one_is_going_out(
+        monkeypatch: pytest.MonkeyPatch):
+    """Up to `INLINE` clients a message is sent at once, in the caller (a few ms, before the
+    command's fsync) — but never ahead of a bigger message still going out to the same clients."""
+    from collections import deque
+
+    from overlay.broadcast import fanout as module
+
+    monkeypatch.setattr(module, "CHUNK", 3)
+    monkeypatch.setattr(module, "INLINE", 4)
+    w = World(7, rooms={"air": range(7), "game:g1": range(4)})
+    w.fanout._jobs = deque()
+    w.fanout._yield = lambda: None
+    w.fanout.emit("state", {"rev": 1}, NS, ["game:g1"])  # 4 clients, nothing going out: inline
+    assert not w.spawned and [len(w.written[f"e{i}"]) for i in range(7)] == [1, 1, 1, 1, 0, 0, 0]
+    w.fanout.emit("graphics", {"seq": 1}, NS, ["air"])  # 7: in the background
+    w.fanout.emit("state", {"rev": 2}, NS, ["game:g1"])  # small, but behind it
+    assert [len(w.written[f"e{i}"]) for i in range(7)] == [1, 1, 1, 1, 0, 0, 0]
+    [(work,)] = w.spawned
+    work()
+    for i in range(4):
+        assert [event_of(f)[0] for f in w.written[f"e{i}"]] == ["state", "graphics", "state"], i
+    w.fanout.emit("state", {"rev": 3}, NS, ["game:g1"])  # idle again: inline
+    assert len(w.spawned) == 1 and len(w.written["e0"]) == 4
