@@ -98,15 +98,21 @@ class Fanout:
         try:
             while self._jobs:
                 targets, main, other, chosen = self._jobs.popleft()
-                try:
-                    for at in range(0, len(targets), CHUNK):
-                        if at:
-                            self._yield()  # the operator's answer, a panel's GET, the next command
+                for at in range(0, len(targets), CHUNK):
+                    if at:
+                        self._yield()  # the operator's answer, a panel's GET, the next command
+                    try:
                         self._send(targets[at:at + CHUNK], main, other, chosen)
-                except Exception:  # noqa: BLE001 - the next message must still go out
-                    log.exception("the fan-out of a message failed")
+                    except Exception:  # noqa: BLE001 - the other clients must still get it
+                        log.exception("the fan-out of a message failed for %d clients", len(targets[at:at + CHUNK]))
         finally:
             self._working = False
+
+    def settle(self) -> None:
+        """Returns once no message is going out in the background: a message sent to an overlay
+        by another way (a `follow`'s answer, a rundown's `preview`) must not overtake one that is."""
+        while self._working:
+            self._yield()
 
     def _send(self, targets: Any, main: tuple[Any, bytes | None], other: tuple[Any, bytes | None] | None,
               chosen: Container[str]) -> None:

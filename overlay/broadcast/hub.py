@@ -41,6 +41,7 @@ def _state(svc: Services, game_id: str | None, public: bool) -> dict | None:
 def _follow(svc: Services, game_id: Any, public: bool) -> dict:
     if game_id is not None:
         svc.sessions.get(game_id)  # 404 for an unknown game
+    fanout.settle()  # the old room's message going out must not come after this answer
     for room in (AIR, *(_room(g) for g in svc.sessions.games)):
         leave_room(room)
     join_room(_room(game_id))
@@ -292,9 +293,11 @@ def rundown_changed(svc: Services, kind: str, payload: dict) -> None:
     """Rundown listener: panels get every rundown change; preview outputs their focused item;
     a finished auto-out item is told to both (`rundown_done`)."""
     if kind == "preview":
+        fanout.settle()  # after the graphics going out to the overlays, as it was made
         socketio.emit("preview", payload, namespace=OVERLAY, to=PREVIEW)
     elif kind == "done":
         socketio.emit("rundown_done", payload, namespace=CONTROL)
+        fanout.settle()
         socketio.emit("rundown_done", payload, namespace=OVERLAY)
     else:
         socketio.emit("rundown" if kind == "rundown" else "rundown_deleted", payload, namespace=CONTROL)

@@ -128,7 +128,14 @@ class Sessions:
             author["photo"] = self.media_url(author["photo"]) or author["photo"]
         return view
 
+    def durable(self) -> None:
+        """Returns once every change in memory is on the disk: a command's fsync (which lets other
+        green threads run under eventlet) is waited for. Whatever an operator or a control surface
+        acts on is read after this; the overlays are not (they acknowledge nothing)."""
+        self.store.sync()
+
     def summary(self) -> list[dict]:
+        self.durable()
         return [{"id": g.id, "rules": g.game.rules, "title": g.game.title, "status": g.game.status,
                  "score": dict(g.game.score), "rev": g.rev, "on_air": g.id == self.on_air}
                 for g in self.games.values()]

@@ -129,6 +129,7 @@ class OscBridge:
                 for i in items]
 
     def _on_air_game(self) -> Any:
+        self.sessions.durable()  # control surfaces show it to operators
         live = self.sessions.games.get(self.sessions.on_air or "")
         return live.game if live else None
 
@@ -210,6 +211,7 @@ class OscBridge:
             return
         surface = self.surfaces.add(host, port)
         self.sender.reset(surface.name)  # a fresh start: earlier refusals are forgotten
+        self.sessions.durable()
         live = self.sessions.games.get(self.sessions.on_air or "")
         messages = state_messages(live.game if live else None, live.rev if live else 0, self.sessions.clock())
         self.sender.submit(self._feedback(messages, [surface]) + self._rundown_feedback([surface]))

@@ -336,6 +336,7 @@ class Rundowns:
         """Flat values a Stream Deck key can show: the current and next item, each layer's item,
         the auto-out time left, and the on-air game's score, phase and timer."""
         from ..osc.events import state_context
+        self.sessions.durable()  # a Stream Deck key an operator presses on
         now = self.sessions.clock()
         live = self.sessions.games.get(self.sessions.on_air or "")
         game = state_context(live.game if live else None, now)

@@ -60,7 +60,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     store = Store(Path(app.config["DATA"]) / "chgk.sqlite3", app.config["SQLITE_SYNCHRONOUS"])
     store.checkpoint_elsewhere(in_thread(app.config["ASYNC_MODE"]))  # no command waits for a checkpoint
     from ..media.library import Media, games_using, off_loop
-    store.sync_elsewhere(off_loop(app.config["ASYNC_MODE"]))  # the loop sends while the disk confirms
+    if app.config["ASYNC_MODE"] == "eventlet":  # the fan-out's thread sends while the disk confirms
+        store.sync_elsewhere(off_loop("eventlet"))
     sessions = Sessions(store, clock=now_ms)
     svc = Services(store, sessions, Graphics(sessions),
                    revoked_logins=set(store.get_setting("revoked_logins", [])))

@@ -30,8 +30,7 @@ class Services:
     control_logins: dict[str, str] = field(default_factory=dict)  # /control sid → login it came with
 
     def operator_state(self, live: Live) -> dict:
-        # an operator acts on what this shows: a command whose fsync is under way is waited for
-        self.store.sync()
+        self.sessions.durable()  # an operator acts on what this shows
         now = self.sessions.clock()
         state = self.sessions.with_photos(live.operator(now))
         state["undo"] = self.sessions.undo_preview(live)

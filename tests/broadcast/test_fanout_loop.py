@@ -235,3 +235,37 @@ def test_in_the_background_a_small_message_goes_inline_unless_a_big_one_is_going
         assert [event_of(f)[0] for f in w.written[f"e{i}"]] == ["state", "graphics", "state"], i
     w.fanout.emit("state", {"rev": 3}, NS, ["game:g1"])  # idle again: inline
     assert len(w.spawned) == 1 and len(w.written["e0"]) == 4
+
+
+def test_settle_waits_for_the_background_and_a_failed_chunk_spares_the_others(monkeypatch: pytest.MonkeyPatch):
+    """`settle()` returns once nothing is going out (a `follow`'s answer, a `preview` must not
+    overtake); a client whose send fails in a way the loop does not expect costs only its chunk."""
+    from collections import deque
+
+    from overlay.broadcast import fanout as module
+
+    monkeypatch.setattr(module, "CHUNK", 3)
+    monkeypatch.setattr(module, "INLINE", 0)
+    w = World(8)
+
+    def broken(frame: bytes) -> int:
+        raise RuntimeError("a bug in a send")
+
+    w.track("e1", send=broken)
+    w.fanout._jobs = deque()
+    w.fanout.emit("state", {"rev": 1}, NS, ["air"])
+    [(work,)] = w.spawned
+    turns: list[int] = []
+
+    def hub_turn() -> None:  # the first turn runs the fan-out's thread (whose own yields return at once)
+        turns.append(1)
+        if len(turns) == 1:
+            work()
+
+    w.fanout._yield = hub_turn
+    w.fanout.settle()
+    assert len(turns) == 3  # settle's turn, then the two between the three chunks
+    assert not w.fanout._working
+    # e0 went before the failure, e2 was in its chunk, every later chunk went out
+    assert [len(w.written[f"e{i}"]) for i in range(8)] == [1, 0, 0, 1, 1, 1, 1, 1]
+

@@ -93,8 +93,8 @@ def test_a_journal_the_disk_cannot_confirm_is_said_not_hidden(tmp_path: Path):
 def test_the_fsync_runs_elsewhere_and_a_reader_waits_for_it(tmp_path: Path):
     """`sync_elsewhere`: the WAL's fsync goes through the offload (a real thread under eventlet,
     while the loop writes the overlays' frames). Whoever must not see an unconfirmed fact — the
-    operator's state — calls `sync()`, which waits for the confirmation under way, then returns
-    without an fsync of its own."""
+    operator's state, the games' list, a control surface's values — calls `Sessions.durable()`,
+    which waits for the confirmation under way, then returns without an fsync of its own."""
     import threading
 
     store = Store(tmp_path / "game.sqlite3", "FULL")
@@ -114,12 +114,14 @@ def test_the_fsync_runs_elsewhere_and_a_reader_waits_for_it(tmp_path: Path):
     command.start()
     wait_for(lambda: synced == ["command"], what="the command's fsync to start")
     assert not store.durable
+    listed: list[list[dict]] = []
     reader_done = threading.Event()
-    reader = threading.Thread(target=lambda: (store.sync(), reader_done.set()), name="reader")
+    reader = threading.Thread(target=lambda: (listed.append(sessions.summary()), reader_done.set()), name="reader")
     reader.start()
-    assert not reader_done.wait(0.3), "the reader went on before the disk confirmed"
+    assert not reader_done.wait(0.3), "the games' list was read before the disk confirmed the spin"
     disk.set()
     command.join(10)
     assert reader_done.wait(10) and store.durable
+    assert listed[0][0]["rev"] == 1
     assert synced == ["command"], "the reader made an fsync of its own"
 
