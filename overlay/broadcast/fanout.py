@@ -101,10 +101,11 @@ class Fanout:
                 for at in range(0, len(targets), CHUNK):
                     if at:
                         self._yield()  # the operator's answer, a panel's GET, the next command
+                    chunk = targets[at:at + CHUNK]
                     try:
-                        self._send(targets[at:at + CHUNK], main, other, chosen)
+                        self._send(chunk, main, other, chosen)
                     except Exception:  # noqa: BLE001 - the other clients must still get it
-                        log.exception("the fan-out of a message failed for %d clients", len(targets[at:at + CHUNK]))
+                        log.exception("the fan-out of a message failed for %d clients", len(chunk))
         finally:
             self._working = False
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import json
 import warnings
+from collections import deque
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from bidict import bidict
 from socketio import packet as sio_packet
 from socketio.base_manager import BaseManager
 
+from overlay.broadcast import fanout as fanout_module
 from overlay.broadcast.fanout import Fanout
 
 NS = "/overlay"
@@ -176,17 +178,18 @@ def test_a_partial_send_is_finished_in_the_background_holding_the_lock(accepted:
     assert ws.finished == [rest] and not lock.locked()
 
 
+def background(monkeypatch: pytest.MonkeyPatch, chunk: int, inline: int) -> None:
+    """Small chunks and threshold, for a background fan-out of a few clients."""
+    monkeypatch.setattr(fanout_module, "CHUNK", chunk)
+    monkeypatch.setattr(fanout_module, "INLINE", inline)
+
+
 def test_in_the_background_messages_go_out_whole_and_in_order_yielding_between_chunks(
         monkeypatch: pytest.MonkeyPatch):
     """`install(..., background=True)`: `emit` returns before any send; one green thread sends each
     message to every client before the next, `CHUNK` clients at a time, and lets the rest of the
     server run between chunks — where a message given meanwhile waits its turn."""
-    from collections import deque
-
-    from overlay.broadcast import fanout as module
-
-    monkeypatch.setattr(module, "CHUNK", 3)
-    monkeypatch.setattr(module, "INLINE", 6)
+    background(monkeypatch, chunk=3, inline=6)
     w = World(7)
     w.fanout._jobs = deque()
     yields: list[int] = []
@@ -215,12 +218,7 @@ def test_in_the_background_a_small_message_goes_inline_unless_a_big_one_is_going
         monkeypatch: pytest.MonkeyPatch):
     """Up to `INLINE` clients a message is sent at once, in the caller (a few ms, before the
     command's fsync) — but never ahead of a bigger message still going out to the same clients."""
-    from collections import deque
-
-    from overlay.broadcast import fanout as module
-
-    monkeypatch.setattr(module, "CHUNK", 3)
-    monkeypatch.setattr(module, "INLINE", 4)
+    background(monkeypatch, chunk=3, inline=4)
     w = World(7, rooms={"air": range(7), "game:g1": range(4)})
     w.fanout._jobs = deque()
     w.fanout._yield = lambda: None
@@ -240,12 +238,7 @@ def test_in_the_background_a_small_message_goes_inline_unless_a_big_one_is_going
 def test_settle_waits_for_the_background_and_a_failed_chunk_spares_the_others(monkeypatch: pytest.MonkeyPatch):
     """`settle()` returns once nothing is going out (a `follow`'s answer, a `preview` must not
     overtake); a client whose send fails in a way the loop does not expect costs only its chunk."""
-    from collections import deque
-
-    from overlay.broadcast import fanout as module
-
-    monkeypatch.setattr(module, "CHUNK", 3)
-    monkeypatch.setattr(module, "INLINE", 0)
+    background(monkeypatch, chunk=3, inline=0)
     w = World(8)
 
     def broken(frame: bytes) -> int:
