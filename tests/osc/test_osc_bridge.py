@@ -10,6 +10,7 @@ from overlay.osc.feedback import DROP_AFTER_ERRORS
 from overlay.osc.runtime import thread_runtime
 
 from .conftest import demo_spec
+from ..support import wait_for
 from .peers import HOST, Collector, free_port, message
 
 
@@ -77,7 +78,11 @@ address = "/never"
     a.wait("/late", timeout=3)
     assert [c.address for c in a.seen()] == ["/early/5", "/blitz", "/late"]
     assert b.seen() == []
-    status = {t["name"]: t for t in bridge.status()["targets"]}
+
+    def counted() -> dict | None:  # the sender counts a cue just after its datagram leaves
+        targets = {t["name"]: t for t in bridge.status()["targets"]}
+        return targets if targets["a"]["sent"] + targets["a"]["errors"] >= 4 else None
+    status = wait_for(counted, timeout=5, what="the sender to count the last cue")
     assert status["a"]["errors"] == 1 and "'regular'" not in status["a"]["last_error"]
     assert "'blitz' is not a whole number" in status["a"]["last_error"]
     assert status["a"]["sent"] == 3 and status["b"]["sent"] == 0
