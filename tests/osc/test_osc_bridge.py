@@ -10,7 +10,7 @@ from overlay.osc.feedback import DROP_AFTER_ERRORS
 from overlay.osc.runtime import thread_runtime
 
 from .conftest import demo_spec
-from ..support import wait_for
+from tests.support import wait_for
 from .peers import HOST, Collector, free_port, message
 
 
