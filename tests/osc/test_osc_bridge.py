@@ -9,8 +9,9 @@ from overlay.osc.config import ConfigError
 from overlay.osc.feedback import DROP_AFTER_ERRORS
 from overlay.osc.runtime import thread_runtime
 
-from .conftest import demo_spec
 from tests.support import wait_for
+
+from .conftest import demo_spec
 from .peers import HOST, Collector, free_port, message
 
 
