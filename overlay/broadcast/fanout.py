@@ -56,13 +56,14 @@ class Fanout:
         if eio.async_mode == "eventlet":
             import eventlet
 
-            from . import held
+            from . import held, lean
 
             self._spawn = eventlet.spawn_n
             if background:
                 self._jobs, self._yield = deque(), eventlet.sleep
             tracked = _eventlet_websocket(eio._async["websocket"], self.sockets)
             eio.sockets = held.Sockets(eio.sockets)  # one green thread per websocket (held.py)
+            lean.install(eio, self.sockets)  # none for a websocket opened directly (lean.py)
         elif eio.async_mode == "gevent" and _gevent_websocket_in_use():
             import gevent
 
@@ -160,6 +161,13 @@ class Fanout:
         encoded = self.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, data]).encode()
         pkt = eio_packet.Packet(eio_packet.MESSAGE, encoded)
         return pkt, (_text_frame(pkt.encode()) if isinstance(encoded, str) else None)
+
+    @property
+    def waited(self) -> int:
+        """Frames to direct websockets that waited for their client to read (lean.py)."""
+        from .lean import Home
+
+        return Home.waited
 
     def has_websocket(self, eio_sid: str) -> bool:
         """The client is on a websocket (eventlet, gevent: one this module writes to)."""

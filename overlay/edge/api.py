@@ -32,7 +32,7 @@ def edge_status() -> Any:
     clients = sum(1 for _ in socketio.server.manager.get_participants("/overlay", None))
     return jsonify(edge=True, synced=m.synced, redis=m.redis_up, epoch=m.epoch, on_air=m.on_air, clients=clients,
                    revs={g: s.get("rev") for g, s in m.games.items()}, graphics_seq=m.graphics.get("seq"),
-                   dropped=m.dropped, fanout={"direct": fanout.direct, "queued": fanout.queued})
+                   dropped=m.dropped, fanout={"direct": fanout.direct, "queued": fanout.queued, "waited": fanout.waited})
 
 
 @bp.get("/games")

@@ -171,7 +171,7 @@ def post_graphics() -> Any:
 def list_overlays() -> Any:
     return jsonify(overlays=[dict(o, transport=overlay_transport(o["sid"]))
                              for o in services().overlays.values()],
-                   fanout={"direct": fanout.direct, "queued": fanout.queued})
+                   fanout={"direct": fanout.direct, "queued": fanout.queued, "waited": fanout.waited})
 
 
 @bp.post("/overlays/<sid>/reload")

@@ -123,6 +123,8 @@ def _serve_eventlet(app: Flask, host: str, port: int, ready: Any, cap: int, head
     import eventlet
     import eventlet.wsgi
 
+    from ..broadcast.lean import Home
+
     class Protocol(eventlet.wsgi.HttpProtocol):
         """The idle wait, the request line and the headers of each request share one deadline."""
 
@@ -151,7 +153,11 @@ def _serve_eventlet(app: Flask, host: str, port: int, ready: Any, cap: int, head
     listener = eventlet.listen((host, port), backlog=BACKLOG)
     if ready:
         ready(listener.getsockname()[1])
-    eventlet.wsgi.server(NoDelayListener(listener), app, log_output=False, max_size=cap, protocol=Protocol)
+    # A direct websocket leaves the pool once its handshake is done (overlay/broadcast/lean.py)
+    # and still counts against the cap.
+    pool = eventlet.GreenPool(cap)
+    Home.fits = lambda: pool.running() + Home.held <= cap
+    eventlet.wsgi.server(NoDelayListener(listener), app, log_output=False, custom_pool=pool, protocol=Protocol)
 
 
 def _serve_gevent(app: Flask, host: str, port: int, ready: Any, cap: int, header_timeout: float) -> None:
