@@ -6,9 +6,10 @@ of one core for 500 overlays, more than a 60 Hz frame (docs/PERFORMANCE.md). Eve
 room gets the same bytes, so under eventlet and gevent we build the frame once and put it into
 each idle socket's kernel buffer directly (a few µs per client).
 
-A client takes the direct path only when nothing can overtake or interleave: its websocket has
-finished upgrading, engineio's queue for it is empty and its send lock is free. Any other client
-— long-polling, mid-upgrade, a writer busy, threading mode — gets the packet through engineio
+A websocket opened directly is lean.py's object, whose own `write` keeps in order what its
+kernel buffer cannot take yet. An upgraded one takes the direct path only when nothing can
+overtake or interleave: its websocket has finished upgrading, engineio's queue for it is empty
+and its send lock is free. Any other client — long-polling, mid-upgrade, a writer busy, threading mode — gets the packet through engineio
 as before, in order behind what it already has queued. Compression is not negotiated: the same
 frame has to suit every overlay.
 

@@ -1,4 +1,5 @@
-"""A held websocket costs one green thread under eventlet: the one that reads it.
+"""A websocket upgraded from long-polling costs one green thread under eventlet: the one that
+reads it. (One opened directly costs none: lean.py serves it.)
 
 python-engineio (4.x) gives each websocket three: the request's own, which reads; a writer
 parked on the socket's packet queue; and a ping sender asleep for the ping interval. At 5,000

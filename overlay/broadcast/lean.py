@@ -62,8 +62,8 @@ class LeanSocket:
     """engineio's `Socket` for one direct websocket, as far as engineio, python-socketio and
     fanout.py use it, and the websocket itself."""
 
-    __slots__ = ("server", "home", "sid", "sock", "fd", "reader", "writer", "waiting", "inbuf", "parts",
-                 "closing", "closed", "websocket_closed", "due", "pinged")
+    __slots__ = ("server", "home", "sid", "sock", "fd", "reader", "writer", "waiting", "unread", "inbuf",
+                 "parts", "closing", "closed", "websocket_closed", "due", "pinged")
     upgraded = connected = True
     upgrading = False
     counter = 1  # fanout.py's "send lock free": `write` orders what it is given
@@ -78,6 +78,7 @@ class LeanSocket:
         self.reader: Any = None
         self.writer: Any = None
         self.waiting: deque | None = None  # frames (or their rests) the kernel has not taken yet
+        self.unread = 0  # their bytes
         self.inbuf = b""
         self.parts: list | None = None  # a fragmented message's frames so far
         self.closing = self.closed = self.websocket_closed = False
@@ -107,8 +108,9 @@ class LeanSocket:
     def check_ping_timeout(self) -> bool:
         return not self.closed  # the pinger below closes the silent ones
 
-    def handle_get_request(self, environ: dict, start_response: Any) -> Any:  # never reached:
-        return self.server._bad_request("Unexpected HTTP request")  # engineio refuses it first
+    def handle_get_request(self, environ: dict, start_response: Any) -> Any:
+        """Never reached: engineio refuses an HTTP request for an upgraded socket first."""
+        return self.server._bad_request("Unexpected HTTP request")
 
     handle_post_request = handle_get_request
 
@@ -135,8 +137,10 @@ class LeanSocket:
         if self.waiting is None:
             self.waiting = deque()
         self.waiting.append(rest)
-        Home.waited += 1
-        if sum(map(len, self.waiting)) > MAX_WAITING:
+        self.unread += len(rest)
+        if self.sock is not None:
+            Home.waited += 1
+        if self.unread > MAX_WAITING:
             log.info("%s: %d bytes unread by the client, closing connection", self.sid, MAX_WAITING)
             self._lost()
             return -1
@@ -150,11 +154,12 @@ class LeanSocket:
             while waiting:
                 chunk = waiting[0]
                 sent = self.sock.send(chunk)
+                self.unread -= sent
                 if sent < len(chunk):
                     waiting[0] = chunk[sent:]
                     return
                 waiting.popleft()
-            self.waiting = None
+            self.waiting, self.unread = None, 0
             self._stop_writing()
             if self.closed:
                 self._shut()
@@ -224,7 +229,8 @@ class LeanSocket:
         if opcode >= 0x8:  # control frames are never fragmented
             if not fin or len(payload) > 125:
                 raise _ProtocolError("a fragmented or long control frame")
-            if opcode == 0x8:  # close: answered with ours by the close below
+            if opcode == 0x8:  # close: answered with the client's code (RFC 6455 §5.5.1), then closed
+                self.write(bytes((0x88, min(len(payload), 2))) + payload[:2])
                 self._lost()
             elif opcode == 0x9:
                 self.write(bytes((0x8A, len(payload))) + payload)  # pong, same payload
@@ -296,17 +302,15 @@ class LeanSocket:
         if self.reader is not None:
             hubs.get_hub().remove(self.reader)
             self.reader = None
-        if flush and self.waiting:  # _writable shuts it when done
-            self.write(CLOSE_FRAME)
-            return
         if flush:
             self.write(CLOSE_FRAME)
-        if not self.waiting:
-            self._shut()
+            if self.waiting:
+                return  # _writable shuts it once they are out
+        self._shut()
 
     def _shut(self) -> None:
         self._stop_writing()
-        self.waiting = None
+        self.waiting, self.unread = None, 0
         sock, self.sock = self.sock, None
         if sock is not None:
             hubs.notify_close(self.fd)
@@ -449,7 +453,7 @@ def install(eio: Any, fanout_sockets: dict) -> None:
         raw.setblocking(False)
         lean.fd = raw.fileno()
         lean.due = time.monotonic() + eio.ping_interval
-        waiting, lean.waiting, lean.sock = lean.waiting, None, raw
+        waiting, lean.waiting, lean.unread, lean.sock = lean.waiting, None, 0, raw
         if lean.closed:  # the connect handler's own code closed it already
             lean._shut()
             return []

@@ -267,6 +267,10 @@ export function mount(create, options = {}) {
   // ---- connection -------------------------------------------------------------------------
 
   const socket = io("/overlay", {
+    // A websocket first, which the server holds at a few kB (overlay/broadcast/lean.py); long-polling
+    // where a proxy refuses websockets.
+    transports: ["websocket", "polling"],
+    tryAllTransports: true,
     reconnection: true,
     reconnectionAttempts: Infinity,
     reconnectionDelay: 500,

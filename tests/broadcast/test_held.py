@@ -1,5 +1,6 @@
-"""A held overlay websocket under eventlet (overlay/broadcast/held.py): one green thread each, pings
-by the hub's timers, and engineio's promises kept — pings answered keep a client, a silent one is
+"""A held overlay websocket under eventlet: none of the server's green threads for one opened
+directly (overlay/broadcast/lean.py), one for one upgraded from long-polling (held.py), pings by
+the server's timers, and engineio's promises kept — pings answered keep a client, a silent one is
 closed, packets queued before the websocket was up arrive first and in order.
 
 Against a real server with a one-second ping; raw websocket clients speak Engine.IO 4 themselves,
@@ -13,6 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
+import socketio
 import websocket
 
 from tests.support import Server, wait_for
@@ -91,16 +93,26 @@ def test_answered_pings_keep_a_client_and_a_silent_one_is_closed(srv: Server):
     assert overlay.pings <= pings + 1, "pings went on while the client was silent"  # no PONG, no next PING
 
 
-def test_a_held_overlay_costs_one_green_thread_and_gets_every_state_in_order(srv: Server, tmp_path: Path):
-    first = Overlay(srv)  # the server's own tasks (the clients' watcher starts with the first client)
+def test_direct_websockets_cost_no_green_thread_upgraded_ones_one_and_all_get_every_state(srv: Server, tmp_path: Path):
+    first = Overlay(srv)  # the server's own tasks (the pinger starts with the first client)
     wait_for(lambda: first.pings >= 1, timeout=30, what="the first client's ping")
     before = greenlets(srv, tmp_path)
-    many = [Overlay(srv) for _ in range(30)]
+    many = [Overlay(srv) for _ in range(30)]  # websockets opened directly: lean.py
+    upgraded = []
     try:
-        # every client joined and has answered two pings: the pings' waits are timers, not threads
+        # every client joined and has answered two pings: no thread waits for any of them
         wait_for(lambda: all(o.pings >= 2 and o.states() for o in many), timeout=60, what="30 clients pinged twice")
-        held = greenlets(srv, tmp_path) - before
-        assert held <= 30 + 3, f"{held} green threads for 30 held websockets (engineio's handler: three each)"
+        direct = greenlets(srv, tmp_path) - before
+        assert direct <= 3, f"{direct} green threads for 30 direct websockets (lean.py: none)"
+        for _ in range(10):  # long-polling first, as a browser page: held.py, one thread each
+            c = socketio.Client(reconnection=False)
+            c.connect(srv.url, namespaces=["/overlay"], transports=["polling", "websocket"], wait_timeout=10)
+            upgraded.append(c)
+        wait_for(lambda: all(c.transport() == "websocket" for c in upgraded), timeout=30, what="the upgrades")
+        held = greenlets(srv, tmp_path) - before - direct
+        # one reads each websocket, one waits on the idle keep-alive connection its long-polls used
+        # (engineio's handler: three for each websocket, so 40)
+        assert held <= 2 * 10 + 3, f"{held} green threads for 10 upgraded websockets"
         game = srv.api("GET", "/api/games")["games"][0]["id"]
         for landed in (1, 2, 3):  # three spins, each undone but the last
             srv.play(game, "spin", landed=landed)
@@ -112,6 +124,8 @@ def test_a_held_overlay_costs_one_green_thread_and_gets_every_state_in_order(srv
             revs = o.states()
             assert revs == sorted(revs) and len(revs) == len(set(revs)), revs
     finally:
+        for c in upgraded:
+            c.disconnect()
         for o in many + [first]:
             o.close()
 
