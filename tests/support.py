@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "test-token-1"
@@ -143,6 +145,10 @@ class Server:
         self.log_path = self.data.parent / f"server-{self.port}.log"
         self.http = requests.Session()
         self.http.headers["Authorization"] = f"Bearer {TOKEN}"
+        # The server closes a keep-alive connection idle for HEADER_TIMEOUT (10 s): a GET sent on
+        # it at that moment is lost with it, and is sent again on a new one, as a browser does.
+        self.http.mount("http://", HTTPAdapter(max_retries=Retry(
+            total=1, connect=0, read=1, status=0, other=0, allowed_methods=frozenset({"GET", "HEAD"}))))
 
     @property
     def url(self) -> str:
