@@ -4,16 +4,17 @@ Even with held.py a websocket costs ~43 kB under eventlet (docs/PERFORMANCE.md Â
 request's objects (its protocol, buffers, headers and environ), eventlet's websocket, engineio's
 `Socket` with its queue, events and timers, and the green thread parked in the read with its
 saved stacks. A client that opens its websocket directly (`transport=websocket` in its first
-request: Node and Python clients told to, the benches; not a browser page, which long-polls
-first and keeps held.py's path) is served here instead. Its handshake is answered inside the
-request, the connection is taken out of eventlet.wsgi (whose request then ends), and from then on
-the hub calls this module when the socket is readable. One green thread pings every such client
-of a server, a few at a time as each one's turn comes.
+request: the overlay pages, static/lib/client.js; Node and Python clients told to; the benches)
+is served here instead; one that long-polls first and upgrades keeps held.py's path. Its
+handshake is answered inside the request, the connection is taken out of eventlet.wsgi (whose
+request then ends), and from then on the hub calls this module when the socket is readable. One
+green thread pings every such client of a server, each one interval after its last ping. TLS
+served by the process itself keeps engineio's websocket.
 
 Above it nothing changes: the object stands in engineio's `sockets` as its `Socket` would (send,
 close, the flags engineio and python-socketio read), python-socketio keeps its own entries and a
-trimmed copy of the request's environ (the strings, no request objects), and fanout.py writes
-frames straight to it. Writes never wait: what the kernel does not take at once waits in order
+copy of the request's environ without eventlet's objects, and fanout.py writes frames straight
+to it. Writes never wait: what the kernel does not take at once waits in order
 and goes out when the socket is writable.
 """
 from __future__ import annotations
@@ -452,6 +453,7 @@ def install(eio: Any, fanout_sockets: dict) -> None:
         sock.shutdown = _ignore  # eventlet.wsgi ends the request: it closes its descriptor, not the connection
         raw.setblocking(False)
         lean.fd = raw.fileno()
+        hubs.notify_opened(lean.fd)  # as eventlet does for a new descriptor: stale listeners go
         lean.due = time.monotonic() + eio.ping_interval
         waiting, lean.waiting, lean.unread, lean.sock = lean.waiting, None, 0, raw
         if lean.closed:  # the connect handler's own code closed it already
