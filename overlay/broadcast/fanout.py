@@ -9,8 +9,9 @@ each idle socket's kernel buffer directly (a few µs per client).
 A websocket opened directly is lean.py's object, whose own `write` keeps in order what its
 kernel buffer cannot take yet. An upgraded one takes the direct path only when nothing can
 overtake or interleave: its websocket has finished upgrading, engineio's queue for it is empty
-and its send lock is free. Any other client — long-polling, mid-upgrade, a writer busy, threading mode — gets the packet through engineio
-as before, in order behind what it already has queued. Compression is not negotiated: the same
+and its send lock is free. Any other client — long-polling, mid-upgrade, a writer busy,
+threading mode — gets the packet through engineio as before, in order behind what it already
+has queued. Compression is not negotiated: the same
 frame has to suit every overlay.
 
 On the writer under eventlet (`install(..., background=True)`) a message for more than `INLINE`
