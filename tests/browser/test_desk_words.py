@@ -38,6 +38,7 @@ def test_a_refused_take_in_words_leaves_with_a_later_take(server_factory: Callab
         expect(page.locator("#rd-select option:checked")).to_have_text("Эфир 6 декабря (2)")
 
         desk.press("ArrowDown")                           # focus «Капитан»
+        expect(desk.item("Капитан")).to_have_class(re.compile(r"\bfocused\b"))
         page.keyboard.press(" ")                          # refused: no captain in the game on air
         refusal = page.locator('.notice[data-code="game_field_missing"]')
         expect(refusal).to_be_visible()
