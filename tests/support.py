@@ -135,6 +135,7 @@ class Server:
         self.data, self.mode, self.demo, self.args = Path(data), mode, demo, args
         self.kind, self.redis = kind, redis
         self.port = port or free_port()
+        self.chosen = port is None  # a port chosen here, not yet known to any client (see start)
         self.env = {**os.environ, "CHGK_OVERLAY_TOKEN": TOKEN, "CHGK_OVERLAY_PASSWORD": PASSWORD,
                     "CHGK_OVERLAY_REDIS_KEY": REDIS_KEY,  # what a writer and its edges share
                     "PYTHONUNBUFFERED": "1", **BYTECODE_ENV,
@@ -155,15 +156,27 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 120) -> "Server":  # a loaded 2-core machine imports slowly
-        cmd = [sys.executable, "-m", "overlay", self.kind, "--port", str(self.port), "--data", str(self.data),
-               "--async-mode", self.mode, *(["--demo"] if self.demo and self.kind == "serve" else []),
-               *(["--redis", self.redis] if self.redis else []), *self.args]
-        if self.log:
-            self.log.close()
-        self.log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        wait_until_up(self.proc, self.url + "/api/time", timeout, output=self.output)
-        return self
+        for attempt in range(3):
+            cmd = [sys.executable, "-m", "overlay", self.kind, "--port", str(self.port), "--data", str(self.data),
+                   "--async-mode", self.mode, *(["--demo"] if self.demo and self.kind == "serve" else []),
+                   *(["--redis", self.redis] if self.redis else []), *self.args]
+            if self.log:
+                self.log.close()
+            self.log = open(self.log_path, "ab")
+            self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+            try:
+                wait_until_up(self.proc, self.url + "/api/time", timeout, output=self.output)
+            except RuntimeError:
+                # free_port's port can be taken before the server binds it (another process's
+                # outgoing connection, run Y): a port chosen here and never served is chosen again
+                if self.chosen and attempt < 2 and "Address already in use" in self.output():
+                    self.port = free_port()
+                    self.log_path = self.data.parent / f"server-{self.port}.log"
+                    continue
+                raise
+            self.chosen = False  # served now: a restart keeps this port
+            return self
+        raise AssertionError("unreachable")
 
     def output(self) -> str:
         if self.log:
@@ -225,6 +238,7 @@ class Redis:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
+        self.chosen = port is None  # a port chosen here, not yet known to any client (see start)
         self.proc: subprocess.Popen | None = None
         self.log_path = self.folder / f"redis-{self.port}.log"
 
