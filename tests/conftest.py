@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.support import CHROMIUM, CHROMIUM_ARGS, Server
+from tests.support import Server, release_worker_playwright, worker_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -87,12 +87,19 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _worker_browser_closed() -> Iterator[None]:
+    yield
+    release_worker_playwright()
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
-    """The system Chromium, one per test module: the machine has two cores."""
-    from playwright.sync_api import sync_playwright  # only the modules that use a browser pay for it
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    """The system Chromium, this process's (tests/support.py _Worker); what a module opens in it (its contexts,
+    and with them its pages) is closed with the module, as closing a browser of its own did."""
+    browser = worker_chromium()
+    before = set(browser.contexts)
+    yield browser
+    for context in browser.contexts:
+        if context not in before:
+            context.close()

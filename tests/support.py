@@ -13,11 +13,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import requests
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "test-token-1"
@@ -33,6 +36,37 @@ CHROMIUM = os.environ.get("CHGK_TEST_CHROMIUM") or next(
     (p for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.path.exists(p)), "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--no-first-run", "--disable-sync", "--autoplay-policy=no-user-gesture-required"]
+
+
+class _Worker:
+    """One Playwright driver and one system Chromium per test process, started when a module first
+    asks for them: a driver's and a browser's start cost ~2 s of CPU (Node, the GPU and network
+    processes), paid by some 45 browser modules before."""
+    playwright: Playwright | None = None
+    browser: Browser | None = None
+
+
+def worker_playwright() -> Playwright:
+    if _Worker.playwright is None:
+        from playwright.sync_api import sync_playwright  # only the processes that use a browser pay for it
+        _Worker.playwright = sync_playwright().start()
+    return _Worker.playwright
+
+
+def worker_chromium() -> Browser:
+    if _Worker.browser is None or not _Worker.browser.is_connected():
+        _Worker.browser = worker_playwright().chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    return _Worker.browser
+
+
+def release_worker_playwright() -> None:
+    """Close this process's browser and driver: for a module that runs Playwright's sync API itself
+    (the after-show render), which cannot run beside another in one thread. Started again on demand."""
+    if _Worker.browser is not None:
+        _Worker.browser.close()
+    if _Worker.playwright is not None:
+        _Worker.playwright.stop()
+    _Worker.playwright = _Worker.browser = None
 
 
 # The top's turn for a game whose test is not about the turn (spec `spin`): the arrow still turns,

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from tests.browser.helpers import QUICK_SPIN, WAIT_MS, Tab, screenshot_dir
 from tests.browser.test_club_overlays import staged as club_staged
@@ -41,7 +41,7 @@ from tests.browser.test_show_graphics import NAMES, logo, portrait, upload
 from tests.season.helpers import approved_members, club_game, ok, play_club, play_tv, tv_game
 from overlay.graphics.game import GRAPHICS
 from overlay.web.pages import SHOW
-from tests.support import CHROMIUM, CHROMIUM_ARGS, Server
+from tests.support import CHROMIUM_ARGS, Server, worker_playwright
 from tools.chromium103 import ENV, VERSION, binary
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -154,23 +154,20 @@ def chromium_103() -> Path:
 
 
 @pytest.fixture(scope="module")
-def browsers() -> Iterator[Browsers]:
-    """Chromium 103 and the system Chromium, one of each for the module."""
+def browsers(chromium: Browser) -> Iterator[Browsers]:
+    """Chromium 103 for the module, and the system Chromium (this test process's)."""
     path = chromium_103()
-    with sync_playwright() as pw:
-        old = pw.chromium.launch(executable_path=str(path), args=CHROMIUM_ARGS)
-        new = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            assert old.version == VERSION, f"{path} is Chromium {old.version}, not {VERSION}"
-            yield Browsers(old, new)
-        finally:
-            old.close()
-            new.close()
+    old = worker_playwright().chromium.launch(executable_path=str(path), args=CHROMIUM_ARGS)
+    try:
+        assert old.version == VERSION, f"{path} is Chromium {old.version}, not {VERSION}"
+        yield Browsers(old, chromium)
+    finally:
+        old.close()
 
 
 @pytest.fixture(scope="module")
 def contexts(browsers: Browsers) -> tuple[BrowserContext, BrowserContext]:
-    """One 1920×1080 context in each browser for the module's pages (closed with its browser)."""
+    """One 1920×1080 context in each browser for the module's pages (closed with the module)."""
     return tuple(b.new_context(viewport={"width": 1920, "height": 1080}) for b in browsers)  # type: ignore[return-value]
 
 

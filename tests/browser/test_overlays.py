@@ -475,6 +475,10 @@ def test_overlay_survives_a_server_restart_without_reloading(server: Server, tab
     # must follow this game again on its new connection.
     page = tab.open(f"{server.url}/overlays/full?game={game}")
     page.evaluate("window.__no_reload = 42")
+    # every font the page's text asked for is in: a request in flight when the server dies is
+    # reset (run of 6 December), and a reset is not what this test allows
+    assert page.evaluate("""() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+        .then(() => document.fonts.ready).then(() => document.fonts.status)""") == "loaded"
     server.kill()
     wait_js(page, "document.body?.dataset.connection === 'lost'")
     # Still on air while the server is away: the last state stays, nothing blanks.

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser
 
 from overlay.web.app import create_app
-from tests.support import CHROMIUM, CHROMIUM_ARGS, ROOT, Server
+from tests.support import ROOT, Server
 
 NIGHT_CSS = (":root {\n  --c-accent: #7fd1ff;\n  --c-text: #eaf6ff;\n}\n"
              ".overlay .owl { background: url(night.svg) center / contain no-repeat; -webkit-mask: none; mask: none; }\n")
@@ -127,31 +127,26 @@ def test_template_helpers_for_the_overlays(tmp_path: Path):
 
 
 @pytest.mark.browser
-def test_the_documented_recipe_restyles_an_overlay_in_chromium(srv: Server):
+def test_the_documented_recipe_restyles_an_overlay_in_chromium(srv: Server, chromium: Browser):
     """docs/THEMES.md's theme file, linked where base.html links themes (before base.css):
     its colours and its logo reach the on-air graphic."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1920, "height": 1080})
-            loaded: list[tuple[str, int]] = []
-            page.on("response", lambda r: loaded.append((r.url, r.status)))
-            page.goto(f"{srv.url}/overlays/scoreboard", wait_until="load")
-            page.evaluate("""() => new Promise((done) => {
-                const shipped = document.querySelector('link[href*="/themes/"]');
-                const link = document.createElement("link");
-                link.rel = "stylesheet"; link.href = "/themes/night.css"; link.onload = done;
-                shipped.after(link);  // the same place in the cascade as the shipped theme
-            })""")
-            style = page.evaluate("""() => {
-                const owl = document.querySelector(".owl");
-                const s = getComputedStyle(owl);
-                return {accent: getComputedStyle(document.documentElement).getPropertyValue("--c-accent").trim(),
-                        image: s.backgroundImage, mask: s.maskImage || s.webkitMaskImage};
-            }""")
-            assert style["accent"] == "#7fd1ff"
-            assert style["image"].endswith('/themes/night.svg")') and style["mask"] == "none"
-            page.wait_for_function("() => performance.getEntriesByName(new URL('/themes/night.svg', location).href).length > 0")
-            assert (f"{srv.url}/themes/night.svg", 200) in loaded
-        finally:
-            browser.close()
+    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    loaded: list[tuple[str, int]] = []
+    page.on("response", lambda r: loaded.append((r.url, r.status)))
+    page.goto(f"{srv.url}/overlays/scoreboard", wait_until="load")
+    page.evaluate("""() => new Promise((done) => {
+        const shipped = document.querySelector('link[href*="/themes/"]');
+        const link = document.createElement("link");
+        link.rel = "stylesheet"; link.href = "/themes/night.css"; link.onload = done;
+        shipped.after(link);  // the same place in the cascade as the shipped theme
+    })""")
+    style = page.evaluate("""() => {
+        const owl = document.querySelector(".owl");
+        const s = getComputedStyle(owl);
+        return {accent: getComputedStyle(document.documentElement).getPropertyValue("--c-accent").trim(),
+                image: s.backgroundImage, mask: s.maskImage || s.webkitMaskImage};
+    }""")
+    assert style["accent"] == "#7fd1ff"
+    assert style["image"].endswith('/themes/night.svg")') and style["mask"] == "none"
+    page.wait_for_function("() => performance.getEntriesByName(new URL('/themes/night.svg', location).href).length > 0")
+    assert (f"{srv.url}/themes/night.svg", 200) in loaded

@@ -20,10 +20,16 @@ from PIL import Image, ImageChops, ImageStat
 from overlay.cli import main
 from overlay.post.render import plan, render
 from tests.post.games import play_club, play_tv, server_time, tv_spec
-from tests.support import ROOT, Server, wait_for
+from tests.support import ROOT, Server, release_worker_playwright, wait_for
 
 FPS = 25
 FRAME_MS = 1000 // FPS
+
+
+@pytest.fixture(scope="module", autouse=True)
+def own_playwright() -> None:
+    """The render runs Playwright's sync API itself, in this thread: not beside the test process's own."""
+    release_worker_playwright()
 
 
 @pytest.fixture(scope="module")
