@@ -94,10 +94,15 @@ def _patch(mode: str) -> None:
     """Monkey-patch for the green modes before anything opens a socket."""
     if mode == "eventlet":
         import warnings
+        # the system's resolver in real threads, not eventlet's dnspython one (overlay/web/resolver.py)
+        os.environ.setdefault("EVENTLET_NO_GREENDNS", "yes")
         with warnings.catch_warnings():  # the product's stack names eventlet; its notice is in the README
             warnings.simplefilter("ignore")  # EventletDeprecationWarning derives from Warning itself
             import eventlet
         eventlet.monkey_patch()
+        if os.environ["EVENTLET_NO_GREENDNS"].lower() == "yes":
+            from .web.resolver import install
+            install()
     elif mode == "gevent":
         from gevent import monkey
         monkey.patch_all()
