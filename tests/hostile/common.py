@@ -4,6 +4,7 @@ everything a refused input must leave alone, and a check that screens can still 
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from tests.faults.helpers import tv_spec
 from tests.support import TOKEN, Server
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+SEEDED: weakref.WeakSet[Seeded] = weakref.WeakSet()  # forgotten at each test's start (conftest.py)
 PACK = "? Текст вопроса.\n! Ответ.\n/ Комментарий.\n@ Автор (Город)\n".encode()
 
 
@@ -34,11 +36,17 @@ def keep_alive_session() -> requests.Session:
     return http
 
 
-@dataclass
+@dataclass(eq=False)  # kept in SEEDED by identity
 class Seeded:
     srv: Server
     ids: dict[str, list[str]] = field(default_factory=dict)
     http: requests.Session = field(default_factory=keep_alive_session)  # GETs that look, never change
+    # the state as the last comparison found it unchanged, an input ago; None once an input may
+    # have changed it (see before_input)
+    known: dict | None = None
+
+    def __post_init__(self) -> None:
+        SEEDED.add(self)
 
     @property
     def url(self) -> str:
@@ -116,14 +124,33 @@ def snapshot(seeded: Seeded) -> dict:
     }
 
 
-def clear_timed_graphics(seeded: Seeded) -> None:
+def clear_timed_graphics(seeded: Seeded) -> bool:
     """A graphic shown with a duration leaves by itself: take it out now, so that no change
-    happens on its own while a test compares snapshots."""
+    happens on its own while a test compares snapshots. True if one was taken out."""
     shown = seeded.http.get(seeded.url + "/api/graphics", timeout=30).json()["graphics"]
-    for name, item in shown.items():
-        if item.get("expires_at"):
-            ok(requests.post(seeded.url + "/api/graphics", json={"action": "clear", "graphic": name},
-                             headers=AUTH, timeout=30))
+    timed = [name for name, item in shown.items() if item.get("expires_at")]
+    for name in timed:
+        ok(requests.post(seeded.url + "/api/graphics", json={"action": "clear", "graphic": name},
+                         headers=AUTH, timeout=30))
+    return bool(timed)
+
+
+def before_input(seeded: Seeded) -> dict:
+    """The state before the next input. The fuzzers send hundreds of inputs, most refused, and a
+    snapshot is a dozen GETs: the one taken after the last input, found unchanged an instant
+    ago, is this one too, unless a timed graphic had to be taken out. Any other case (the first
+    input, one that was accepted) looks again."""
+    if clear_timed_graphics(seeded) or seeded.known is None:
+        seeded.known = snapshot(seeded)
+    before, seeded.known = seeded.known, None  # until unchanged() finds it so again
+    return before
+
+
+def unchanged(seeded: Seeded, before: dict) -> bool:
+    """Is the state still `before`? (Kept for the next before_input when it is.)"""
+    now = snapshot(seeded)
+    seeded.known = now if now == before else None
+    return now == before
 
 
 def screens_still_connect(url: str) -> None:

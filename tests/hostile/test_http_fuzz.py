@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from overlay.graphics.game import GRAPHICS
 from overlay.rules.commands import VOCABULARY
 from tests.faults.helpers import csrf_of, login
-from tests.hostile.common import (AUTH, NASTY, Seeded, alive, clear_timed_graphics, deep_json, dumps, json_values,
-                                  screens_still_connect, snapshot)
+from tests.hostile.common import (AUTH, NASTY, Seeded, alive, before_input, deep_json, dumps, json_values,
+                                  screens_still_connect, snapshot, unchanged)
 
 
 def app_routes() -> list[tuple[str, str, tuple[str, ...], tuple[str, ...]]]:
@@ -171,8 +171,7 @@ def test_http_surface_survives_hostile_requests(seeded: Seeded, panel: tuple[req
         if kind == "form":
             payload = {**payload, "csrf": csrf}
 
-    clear_timed_graphics(seeded)
-    before = snapshot(seeded)
+    before = before_input(seeded)
     body: Any = None
     if kind == "json":
         body = payload.encode("utf-8", "surrogatepass")
@@ -189,7 +188,7 @@ def test_http_surface_survives_hostile_requests(seeded: Seeded, panel: tuple[req
         error = r.json()["error"]
         assert isinstance(error["code"], str) and isinstance(error["message"], str), note
     if r.status_code >= 400 or method in ("GET", "HEAD", "OPTIONS"):
-        assert snapshot(seeded) == before, f"{note} -> {r.status_code} changed something"
+        assert unchanged(seeded, before), f"{note} -> {r.status_code} changed something"
     if endpoint == "api.post_graphics" and r.status_code == 200:
         screens_still_connect(seeded.url)
     alive(seeded.srv)

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from overlay.osc.routes import ROUTES
-from tests.hostile.common import (AUTH, NASTY, Seeded, alive, clear_timed_graphics, screens_still_connect,
-                                  seeded_server, snapshot)
+from tests.hostile.common import (AUTH, NASTY, Seeded, alive, before_input, screens_still_connect,
+                                  seeded_server, unchanged)
 from tests.support import free_port
 
 
@@ -145,11 +145,10 @@ def send_and_wait(seeded: Seeded, sender: socket.socket, port: int, dgram: bytes
 def test_osc_datagrams_never_crash_and_only_accepted_ones_change_anything(seeded, sender, osc_port, dgram):
     if len(dgram) > 65_000:
         dgram = dgram[:65_000]
-    clear_timed_graphics(seeded)  # (a press within 200 ms of the last one is a repeat: ignored, must change nothing)
-    state = snapshot(seeded)
+    state = before_input(seeded)  # (a press within 200 ms of the last one is a repeat: ignored, must change nothing)
     before, after = send_and_wait(seeded, sender, osc_port, dgram)
     if after["accepted"] == before["accepted"]:
-        assert snapshot(seeded) == state, f"a datagram that was not accepted changed something: {dgram[:200]!r}"
+        assert unchanged(seeded, state), f"a datagram that was not accepted changed something: {dgram[:200]!r}"
     status = seeded.http.get(seeded.url + "/api/osc/status", timeout=10).json()["listen"]
     assert "internal_error" not in status["reasons"], status["last_errors"][:3]
     alive(seeded.srv)

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from overlay.graphics.game import GRAPHICS
 from overlay.rules.commands import VOCABULARY
-from tests.hostile.common import (NASTY, Seeded, alive, clear_timed_graphics, json_values, screens_still_connect,
-                                  snapshot)
+from tests.hostile.common import (NASTY, Seeded, alive, before_input, json_values, screens_still_connect, snapshot,
+                                  unchanged)
 from tests.support import TOKEN
 
 # events that have a handler and answer with an acknowledgement, per namespace
@@ -90,8 +90,7 @@ def test_socket_events_never_crash_and_refusals_change_nothing(seeded: Seeded, c
     ns = data.draw(st.sampled_from(["/control", "/control", "/overlay"]), label="namespace")
     acked = data.draw(st.booleans(), label="acked event?")
     payload = data.draw(payloads(seeded.ids), label="payload")
-    clear_timed_graphics(seeded)
-    before = snapshot(seeded)
+    before = before_input(seeded)
     client = clients.get(ns)
     if acked:
         event = data.draw(st.sampled_from(ACKED[ns]), label="event")
@@ -105,7 +104,7 @@ def test_socket_events_never_crash_and_refusals_change_nothing(seeded: Seeded, c
             assert isinstance(answer["error"].get("code"), str) and isinstance(answer["error"].get("message"), str)
             assert 400 <= answer.get("status", 0) < 500, answer
         if refused or ns == "/overlay" or event == "follow":
-            assert snapshot(seeded) == before, f"{ns} {event} {str(payload)[:200]!r} changed something"
+            assert unchanged(seeded, before), f"{ns} {event} {str(payload)[:200]!r} changed something"
     else:
         event = data.draw(st.one_of(st.sampled_from(UNACKED[ns]), st.text(min_size=1, max_size=30)), label="event")
         try:
@@ -113,7 +112,7 @@ def test_socket_events_never_crash_and_refusals_change_nothing(seeded: Seeded, c
         except (socketio.exceptions.BadNamespaceError, ValueError, TypeError):
             return  # the client library refused to send it (reserved names): nothing reached the server
         time.sleep(0.05)
-        assert snapshot(seeded) == before, f"{ns} {event!r} {str(payload)[:200]!r} changed something"
+        assert unchanged(seeded, before), f"{ns} {event!r} {str(payload)[:200]!r} changed something"
     alive(seeded.srv)
 
 
@@ -133,7 +132,7 @@ RAW_FRAMES = st.one_of(
 @given(frames=st.lists(RAW_FRAMES, min_size=1, max_size=5))
 def test_malformed_socketio_frames_do_not_hurt_the_server(seeded: Seeded, frames: list[Any]):
     """A raw WebSocket, authenticated on /control with the token, then garbage frames."""
-    before = snapshot(seeded)
+    before = before_input(seeded)
     ws = websocket.create_connection(seeded.url.replace("http", "ws") + "/socket.io/?EIO=4&transport=websocket",
                                      timeout=5)
     try:
@@ -151,7 +150,7 @@ def test_malformed_socketio_frames_do_not_hurt_the_server(seeded: Seeded, frames
     finally:
         ws.close()
     # a command with a wrong field is refused and an unfinished packet is dropped: nothing changes
-    assert snapshot(seeded) == before
+    assert unchanged(seeded, before)
     alive(seeded.srv)
 
 

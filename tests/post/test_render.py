@@ -3,7 +3,6 @@ Chromium under the renderer's clock, encoded by Debian's ffmpeg with alpha. Real
 Chromium, real ffmpeg and ffprobe; short games (a few seconds) so the module stays quick."""
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import math
