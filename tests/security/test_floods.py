@@ -16,7 +16,7 @@ import pytest
 import requests
 import socketio
 
-from tests.support import Server, close_client, scale_out, wait_for
+from tests.support import Server, close_client, edge_status, scale_out, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -90,6 +90,8 @@ def test_an_edge_serves_new_clients_under_more_held_requests_than_eventlets_cap(
         edge = Server(tmp_path / "edge", kind="edge", redis=so.redis.url)
         so.started.append(edge)
         edge.start()
+        # an edge answers before it has read the writer's state (run of 21:29): it has it first
+        wait_for(lambda: edge_status(edge)["synced"], what="the edge to read the writer's state")
         held_off += half_sent(edge.port, HELD)
         assert answers_at_once(edge.url)
         assert requests.get(edge.url + "/api/edge", timeout=5).json()["synced"]
