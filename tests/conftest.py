@@ -26,7 +26,7 @@ settings.register_profile("ci", parent=settings.get_profile("chgk"), derandomize
 settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "chgk")
 
 
-# The longest modules (by `--durations` of full runs, longest first), started first: `-n 3 --dist
+# The longest modules (by `--durations` of full runs, longest first), started first: `-n 4 --dist
 # loadscope` hands out whole modules in collection order, and a long one picked up last leaves the
 # other workers idle at the end of the run. A hint only: a module not named keeps its place after
 # these.
