@@ -3,11 +3,12 @@ on the on-air graphics and the panel. Markup in them must stay text: in the real
 script from the data runs, on any overlay or panel page, and the text is shown as written."""
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
 import requests
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from tests.browser.helpers import WAIT_MS
 from tests.support import PASSWORD, TOKEN, Server
@@ -62,12 +63,37 @@ SHOWN = ["/overlays/question", "/overlays/lower-third", "/control/admin/", "/ove
 TABS = 5
 
 
+class Quiet:
+    """Requests in flight in one tab, any of its frames, from Playwright's request events.
+    Playwright's own 'networkidle' also waits for every child frame's lifecycle, which the lazy
+    preview frames of /control/graphics in a tab behind another may never report: it timed out
+    with every frame complete and nothing in flight (a fresh-clone run; reproduced under load)."""
+
+    def __init__(self, tab: Page) -> None:
+        self.tab, self.inflight, self.changed = tab, set(), time.monotonic()
+        tab.on("request", lambda r: self._mark(self.inflight.add, r))
+        tab.on("requestfinished", lambda r: self._mark(self.inflight.discard, r))
+        tab.on("requestfailed", lambda r: self._mark(self.inflight.discard, r))
+
+    def _mark(self, change, request) -> None:
+        change(request)
+        self.changed = time.monotonic()
+
+    def wait(self, idle_s: float = 0.5, timeout_s: float = 30) -> None:
+        """Until nothing has been in flight for idle_s (the 500 ms of Playwright's networkidle)."""
+        deadline = time.monotonic() + timeout_s
+        while self.inflight or time.monotonic() - self.changed < idle_s:
+            assert time.monotonic() < deadline, f"{self.tab.url}: still loading {[r.url for r in self.inflight]}"
+            self.tab.wait_for_timeout(50)  # lets Playwright deliver the tab's events
+
+
 def test_markup_in_the_data_never_runs_on_any_page(hostile, chromium: Browser):
     srv, game, club = hostile
     context = chromium.new_context(viewport={"width": 1920, "height": 1080})
     dialogs: list[str] = []
     try:
         tabs = [context.new_page() for _ in range(TABS)]
+        quiet = {tab: Quiet(tab) for tab in tabs}
         for tab in tabs:
             tab.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page = tabs[0]
@@ -82,7 +108,8 @@ def test_markup_in_the_data_never_runs_on_any_page(hostile, chromium: Browser):
             for tab, path in batch:
                 tab.goto(srv.url + path.format(club=club, game=game), wait_until="commit")
             for tab, path in batch:
-                tab.wait_for_load_state("networkidle")
+                tab.wait_for_load_state("load")
+                quiet[tab].wait()
             for tab, path in batch:
                 tab.bring_to_front()
                 if path.startswith("/overlays/"):  # its state has arrived over the socket and been drawn
