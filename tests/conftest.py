@@ -95,8 +95,9 @@ def _worker_browser_closed() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
-    """The system Chromium, this process's (tests/support.py _Worker); what a module opens in it (its contexts,
-    and with them its pages) is closed with the module, as closing a browser of its own did."""
+    """The system Chromium, this process's (tests/support.py _Worker); what a module opens in it
+    (its contexts, and with them its pages) is closed with the module, as closing a browser of its
+    own did."""
     browser = worker_chromium()
     before = set(browser.contexts)
     yield browser

@@ -2,7 +2,7 @@
 
 eventlet's own resolver (greendns, dnspython) reads only /etc/hosts and resolv.conf: it does not
 follow nsswitch, so a vision mixer's `companion.local` (mDNS) or a name another NSS module knows
-does not resolve, and importing it costs a third of a server start's CPU (dnspython is imported
+does not resolve, and importing it costs a quarter of a server start's CPU (dnspython is imported
 twice, once green). `cli._patch` turns it off (EVENTLET_NO_GREENDNS) and `install` sends each
 lookup of a name to a real thread instead, so a slow or failing DNS server delays only the green
 thread that asked (an OSC cue's first send, a Redis reconnect), never the hub that drives every
