@@ -82,14 +82,14 @@ def hook_store(mod: Any) -> None:
 
 
 def hook_fanout(mod: Any) -> None:
-    orig_frame = mod._text_frame
+    orig_frame = mod.server_frame
 
-    def _text_frame(text: str) -> bytes:
-        frame = orig_frame(text)
+    def server_frame(encoded: str | bytes) -> bytes:
+        frame = orig_frame(encoded)
         current["frame"], current["bytes"] = now(), len(frame)
         return frame
 
-    mod._text_frame = _text_frame
+    mod.server_frame = server_frame
     orig_emit = mod.Fanout.emit
 
     def emit(self: Any, event: str, *a: Any, **kw: Any) -> Any:

@@ -24,12 +24,13 @@ before the next begins: a small one waits behind a big one still going out.
 from __future__ import annotations
 
 import logging
-import struct
 from collections import deque
 from typing import Any, Container
 
 from engineio import packet as eio_packet
 from socketio import packet as sio_packet
+
+from overlay.broadcast.wsframe import server_frame
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +163,7 @@ class Fanout:
         """The Engine.IO packet for engineio's path and, for text, its websocket frame."""
         encoded = self.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, data]).encode()
         pkt = eio_packet.Packet(eio_packet.MESSAGE, encoded)
-        return pkt, (_text_frame(pkt.encode()) if isinstance(encoded, str) else None)
+        return pkt, (server_frame(pkt.encode()) if isinstance(encoded, str) else None)
 
     @property
     def waited(self) -> int:
@@ -281,19 +282,6 @@ def _finish(ws: Any, lock: Any, rest: bytes) -> None:
         pass  # the reader side sees the dead connection and closes it
     finally:
         lock.release()
-
-
-def _text_frame(text: str) -> bytes:
-    """An unmasked, final websocket text frame (RFC 6455 §5.2), as a server sends it."""
-    payload = text.encode("utf-8")
-    n = len(payload)
-    if n < 126:
-        header = struct.pack("!BB", 0x81, n)
-    elif n < 65536:
-        header = struct.pack("!BBH", 0x81, 126, n)
-    else:
-        header = struct.pack("!BBQ", 0x81, 127, n)
-    return header + payload
 
 
 fanout = Fanout()

@@ -35,6 +35,8 @@ from eventlet.greenio import GreenSocket
 from engineio import packet as eio_packet
 from greenlet import getcurrent
 
+from overlay.broadcast.wsframe import server_frame
+
 log = logging.getLogger(__name__)
 _socket = patcher.original("socket")
 
@@ -90,7 +92,7 @@ class LeanSocket:
 
     def send(self, pkt: Any) -> None:
         if not self.closed:
-            self.write(_frame(pkt.encode()))
+            self.write(server_frame(pkt.encode()))
 
     def close(self, wait: bool = True, abort: bool = False, reason: Any = None) -> None:
         """engineio's order: the disconnect event, the CLOSE packet unless aborted, then the end."""
@@ -102,7 +104,7 @@ class LeanSocket:
                                        run_async=False)
         finally:
             if not abort:
-                self.write(_frame(eio_packet.Packet(eio_packet.CLOSE).encode()))
+                self.write(server_frame(eio_packet.Packet(eio_packet.CLOSE).encode()))
             self.closed = True
             self._end(flush=not abort)
 
@@ -342,20 +344,6 @@ def _unmask(data: bytes, mask: bytes) -> bytes:
     n = len(data)
     key = (mask * (n // 4 + 1))[:n]
     return (int.from_bytes(data, "little") ^ int.from_bytes(key, "little")).to_bytes(n, "little")
-
-
-def _frame(encoded: str | bytes) -> bytes:
-    """An unmasked, final server frame: text for a str, binary for bytes."""
-    if isinstance(encoded, str):
-        opcode, payload = 0x81, encoded.encode("utf-8")
-    else:
-        opcode, payload = 0x82, encoded
-    n = len(payload)
-    if n < 126:
-        return struct.pack("!BB", opcode, n) + payload
-    if n < 65536:
-        return struct.pack("!BBH", opcode, 126, n) + payload
-    return struct.pack("!BBQ", opcode, 127, n) + payload
 
 
 # the handshake ---------------------------------------------------------------------------------
