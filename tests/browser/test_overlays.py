@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 import requests
 from playwright.sync_api import Browser
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.helpers import (QUICK_SPIN, TRANSPARENT, WAIT_MS, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
                                    screenshot_dir, small_text, text_of, wait_js, wait_off_air, wait_on_air, wait_revealed)
@@ -503,8 +504,13 @@ def test_screenshots_of_every_overlay(server: Server, chromium: Browser, tmp_pat
         t = Tab(chromium)
         try:
             page = t.open(server.url + path)
-            wait_revealed(page)
-            wait_js(page, "document.querySelectorAll('.gfx.is-in').length >= 1")
+            try:
+                wait_revealed(page)
+                wait_js(page, "document.querySelectorAll('.gfx.is-in').length >= 1")
+            except PlaywrightTimeout:
+                raise AssertionError(f"{name}: nothing came in; the page: " + page.evaluate(
+                    "JSON.stringify({body: {...document.body.dataset}, cls: document.body.className, "
+                    "gfx: [...document.querySelectorAll('.gfx')].map(e => e.className)})")) from None
             settle(page)
             screenshot(page, out, name)
             assert t.errors == []
