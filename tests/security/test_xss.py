@@ -4,11 +4,11 @@ script from the data runs, on any overlay or panel page, and the text is shown a
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 import requests
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Request
 
 from tests.browser.helpers import WAIT_MS
 from tests.support import PASSWORD, TOKEN, Server
@@ -70,12 +70,13 @@ class Quiet:
     with every frame complete and nothing in flight (a fresh-clone run; reproduced under load)."""
 
     def __init__(self, tab: Page) -> None:
-        self.tab, self.inflight, self.changed = tab, set(), time.monotonic()
+        self.tab, self.changed = tab, time.monotonic()
+        self.inflight: set[Request] = set()
         tab.on("request", lambda r: self._mark(self.inflight.add, r))
         tab.on("requestfinished", lambda r: self._mark(self.inflight.discard, r))
         tab.on("requestfailed", lambda r: self._mark(self.inflight.discard, r))
 
-    def _mark(self, change, request) -> None:
+    def _mark(self, change: Callable[[Request], None], request: Request) -> None:
         change(request)
         self.changed = time.monotonic()
 
