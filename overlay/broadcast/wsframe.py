@@ -1,6 +1,6 @@
 """A websocket frame as a server sends it (RFC 6455 §5.2): final and unmasked. The fan-out
-builds one per message for every client (fanout.py); the direct websockets frame their own
-pings and closes with it (lean.py)."""
+builds one per message for every client (fanout.py); a direct websocket frames each Engine.IO
+packet engineio hands it, and its Engine.IO CLOSE, with it (lean.py)."""
 from __future__ import annotations
 
 import struct
