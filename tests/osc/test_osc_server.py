@@ -300,7 +300,11 @@ def test_floods_bundles_and_garbage_leave_the_server_healthy(osc, cues):
     finally:
         surface.close()
         sock.close()
-    pings = pong.params[0] + 1
+    # a pong may answer an earlier ping than the last one sent (it came after its 0.5 s), and the
+    # later pings are accepted all the same (a run of 7 December: 2 accepted, the pong the first
+    # ping's): every ping sent may be counted
+    pings = attempt + 1
+    assert 0 <= pong.params[0] < pings
     assert requests.get(osc.base + "/api/time", timeout=5).ok
     assert osc.state(game)["rev"] == rev  # nothing in the flood was a command
     after = osc.get("/api/osc/status")["listen"]
