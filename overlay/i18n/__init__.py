@@ -14,13 +14,13 @@ import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from babel import Locale
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
+from . import po
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
+    from babel.support import Translations
 
 LOCALES = Path(__file__).resolve().parent / "locales"
 DEFAULT = "ru"
@@ -40,6 +40,8 @@ def available() -> tuple[str, ...]:
 
 
 def read(path: Path, locale: str | None = None) -> Catalog:
+    """The catalog as Babel reads it, comments and all (tools and tests; the server reads po.py's)."""
+    from babel.messages.pofile import read_po
     with path.open("rb") as f:
         return read_po(f, locale=locale)
 
@@ -51,7 +53,8 @@ def key_of(message: Any) -> str:
 @dataclass
 class Language:
     code: str
-    catalog: Catalog
+    entries: list[po.Entry]
+    plural_forms: str  # the Plural-Forms header
     messages: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
     categories: dict[str, int] = field(default_factory=dict)  # CLDR plural category → form index
     nplurals: int = 2
@@ -65,6 +68,7 @@ class Language:
 def plural_categories(code: str, expr: str) -> dict[str, int]:
     """Which gettext form each CLDR plural category of the language takes, found by evaluating
     the Plural-Forms formula on integers (the browser picks a category with Intl.PluralRules)."""
+    from babel import Locale
     rule = Locale.parse("en" if code == PSEUDO else code).plural_form
     formula = gettext.c2py(expr)
     out: dict[str, int] = {}
@@ -81,22 +85,18 @@ def pseudo(text: str) -> str:
     return "[" + "".join(p if i % 2 else p.translate(table) for i, p in enumerate(parts)) + "]"
 
 
-def _load(code: str, catalog: Catalog) -> Language:
-    lang = Language(code, catalog)
-    header = dict(catalog.mime_headers)
+def _load(code: str, header: dict[str, str], entries: list[po.Entry]) -> Language:
     forms = header.get("Plural-Forms", "nplurals=2; plural=(n != 1);")
+    lang = Language(code, entries, forms)
     m = re.search(r"nplurals\s*=\s*(\d+);\s*plural\s*=\s*(.+?);?\s*$", forms)
     lang.nplurals, expr = (int(m.group(1)), m.group(2)) if m else (2, "n != 1")
     lang.plural = gettext.c2py(expr)
     lang.categories = plural_categories(code, expr)
-    for message in catalog:
-        if not message.id:
-            continue
-        string = message.string
-        if isinstance(string, (tuple, list)):
-            lang.messages[key_of(message)] = tuple(string)
-        elif string:
-            lang.messages[key_of(message)] = string
+    for entry in entries:
+        if isinstance(entry.string, tuple):
+            lang.messages[key_of(entry)] = entry.string
+        elif entry.string:
+            lang.messages[key_of(entry)] = entry.string
     return lang
 
 
@@ -106,23 +106,17 @@ class Catalogs:
     def __init__(self, pseudo_locale: bool = False) -> None:
         self.languages: dict[str, Language] = {}
         for code in available():
-            self.languages[code] = _load(code, read(LOCALES / code / "LC_MESSAGES" / "messages.po", code))
+            self.languages[code] = _load(code, *po.read(LOCALES / code / "LC_MESSAGES" / "messages.po"))
         if pseudo_locale and "en" in self.languages:
-            self.languages[PSEUDO] = self._pseudo(self.languages["en"].catalog)
+            self.languages[PSEUDO] = self._pseudo(self.languages["en"].entries)
         self._json: dict[tuple[str, str, frozenset[str] | None], dict] = {}
         self._translations: dict[str, Translations] = {}
 
     @staticmethod
-    def _pseudo(english: Catalog) -> Language:
-        catalog = Catalog(locale="en", fuzzy=False)
-        catalog.mime_headers = [("Plural-Forms", "nplurals=2; plural=(n != 1);")]
-        for message in english:
-            if not message.id:
-                continue
-            string = message.string
-            catalog.add(message.id, tuple(pseudo(s) for s in string) if isinstance(string, (tuple, list))
-                        else pseudo(string))
-        return _load(PSEUDO, catalog)
+    def _pseudo(english: list[po.Entry]) -> Language:
+        return _load(PSEUDO, {"Plural-Forms": "nplurals=2; plural=(n != 1);"},
+                     [po.Entry(e.id, tuple(pseudo(s) for s in e.string) if isinstance(e.string, tuple)
+                               else pseudo(e.string)) for e in english])
 
     @property
     def langs(self) -> tuple[str, ...]:
@@ -180,10 +174,18 @@ class Catalogs:
 
     def translations(self, lang: str) -> Translations:
         """A gettext Translations object for Flask-Babel, compiled in memory (no .mo files)."""
+        from babel.messages.catalog import Catalog
+        from babel.messages.mofile import write_mo
+        from babel.support import Translations
         code = self.pick(lang)
         if code not in self._translations:
+            language = self.languages[code]
+            catalog = Catalog(locale="en" if code == PSEUDO else code, fuzzy=False)
+            catalog.mime_headers = [("Plural-Forms", language.plural_forms)]
+            for entry in language.entries:
+                catalog.add(entry.id, entry.string, flags=("fuzzy",) if entry.fuzzy else ())
             buf = io.BytesIO()
-            write_mo(buf, self.languages[code].catalog, use_fuzzy=False)
+            write_mo(buf, catalog, use_fuzzy=False)
             buf.seek(0)
             self._translations[code] = Translations(buf)
         return self._translations[code]
