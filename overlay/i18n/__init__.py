@@ -1,5 +1,5 @@
 """Every word the product shows, in gettext catalogs (`locales/<lang>/LC_MESSAGES/messages.po`,
-template `locales/messages.pot`), read with Babel. Messages are identified by keys, the same
+template `locales/messages.pot`), managed with Babel and read at start by po.py. Messages are identified by keys, the same
 keys the code uses (`t("nav.live")`); a key's surface is its prefix: none for the panel, `air.` for
 on-air graphics and the audience page, `league.` for the league's admin pages and exports.
 
