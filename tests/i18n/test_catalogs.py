@@ -178,7 +178,7 @@ def test_flask_babel_translates_through_the_same_catalogs(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("name", [*(f"{lang}/LC_MESSAGES/messages.po" for lang in available()), "messages.pot"])
 def test_the_start_reads_each_catalog_as_babel_does(name: str) -> None:
-    """The server reads the catalogs with overlay/i18n/po.py (a tenth of Babel's time): the same
+    """The server reads the catalogs with overlay/i18n/po.py (a third of Babel's time): the same
     messages, strings, plural forms, flags and header as Babel's reader."""
     babel = read(LOCALES / name)
     header, entries = po.read(LOCALES / name)
