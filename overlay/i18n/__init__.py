@@ -1,11 +1,12 @@
 """Every word the product shows, in gettext catalogs (`locales/<lang>/LC_MESSAGES/messages.po`,
-template `locales/messages.pot`), managed with Babel and read at start by po.py. Messages are identified by keys, the same
-keys the code uses (`t("nav.live")`); a key's surface is its prefix: none for the panel, `air.` for
-on-air graphics and the audience page, `league.` for the league's admin pages and exports.
+template `locales/messages.pot`), managed with Babel and read at start by po.py. Messages are
+identified by keys, the same keys the code uses (`t("nav.live")`); a key's surface is its prefix:
+none for the panel, `air.` for on-air graphics and the audience page, `league.` for the league's
+admin pages and exports.
 
 Server-rendered pages translate here (through Flask-Babel, overlay/i18n/web.py); the browser gets
-the same catalogs as JSON (`scope_json`), plural forms by CLDR category for `Intl.PluralRules`.
-A language is available when its `.po` file exists: adding one is adding that file
+the same catalogs as JSON (`scope_json`), plural forms by CLDR category for `Intl.PluralRules`. A
+language is available when its `.po` file exists: adding one is adding that file
 (docs/TRANSLATING.md). The pseudo-locale `qps` (tests only) is made from the English catalog."""
 from __future__ import annotations
 

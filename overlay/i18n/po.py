@@ -1,12 +1,12 @@
-"""A reader of gettext `.po` files for the server's start: the messages and the header, nothing
-else. Babel's `read_po` keeps every comment and reference as objects (the tools and tests use it);
-at start only the strings are needed, and reading the three catalogs this way takes a third of the
+"""A reader of gettext `.po` files for the server's start: the messages and the header, nothing else.
+Babel's `read_po` keeps every comment and reference as objects (the tools and tests use it); at
+start only the strings are needed, and reading the three catalogs this way takes a third of the
 time (a server starts after a crash mid-show, and on every test).
 
 What it reads: `msgid`, `msgid_plural`, `msgstr`, `msgstr[n]`, strings continued over several
 lines, the `fuzzy` flag. Comments and obsolete entries (`#~`) are skipped, as Babel skips the
-obsolete ones from a catalog's messages. tests/i18n/test_catalogs.py checks it against Babel on
-every shipped catalog."""
+obsolete ones from a catalog's messages; `msgctxt` is refused (a key already says its context).
+tests/i18n/test_catalogs.py checks it against Babel on every shipped catalog."""
 from __future__ import annotations
 
 import re
