@@ -39,11 +39,13 @@ def require_obs() -> None:
 class Obs:
     """One OBS instance. `start` writes its configuration on first use; `quit` ends the process
     (cleanly, or as a crash) and `start` brings it back on the same port with the same
-    collections, as an operator restarting OBS."""
+    collections, as an operator restarting OBS. `fps`: the canvas's frame rate (a studio's 30 by
+    default). OBS draws its 1080p canvas in software that many times a second whatever it shows:
+    a core taken for as long as it runs at 30, a third of one at 5."""
 
     def __init__(self, root: Path, collections: dict[str, str], *, current: str,
-                 password: str = "obs-test-password") -> None:
-        self.root, self.password = Path(root), password
+                 password: str = "obs-test-password", fps: int = 30) -> None:
+        self.root, self.password, self.fps = Path(root), password, fps
         self.files = collections  # file stem → the collection's JSON text, written as is
         self.names = {stem: json.loads(text)["name"] for stem, text in collections.items()}
         self.current = current  # file stem of the collection OBS opens first
@@ -83,7 +85,7 @@ class Obs:
             "auth_required": True, "server_password": self.password}), encoding="utf-8")
         (base / "basic" / "profiles" / PROFILE / "basic.ini").write_text(
             f"[General]\nName={PROFILE}\n\n[Video]\nBaseCX=1920\nBaseCY=1080\nOutputCX=1920\nOutputCY=1080\n"
-            "FPSType=0\nFPSCommon=30\n\n[Audio]\nSampleRate=48000\nChannelSetup=Stereo\n", encoding="utf-8")
+            f"FPSType=1\nFPSInt={self.fps}\n\n[Audio]\nSampleRate=48000\nChannelSetup=Stereo\n", encoding="utf-8")
 
     # processes ---------------------------------------------------------------------------------
 

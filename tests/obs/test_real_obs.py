@@ -40,7 +40,10 @@ def obs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Obs]:
     assert generated.returncode == 0, generated.stderr
     files = {stem: path.read_text(encoding="utf-8") for stem, path in COMMITTED.items()}
     files["studio-b"] = generated.stdout
-    instance = Obs(tmp_path_factory.mktemp("obs"), files, current="chgk-tv")
+    # 5 frames a second: what these tests ask of OBS (collections, scenes, obs-websocket) does not
+    # depend on its frame rate, and at 30 its software drawing took a core for the module's whole
+    # run (28.6 CPU-s alone, 46 - 99 in a full run; 10.2 at 5)
+    instance = Obs(tmp_path_factory.mktemp("obs"), files, current="chgk-tv", fps=5)
     try:
         instance.start()
         yield instance
