@@ -283,22 +283,33 @@ class Redis:
     def start(self, timeout: float = 20) -> "Redis":
         import redis
 
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                 "--dir", str(self.folder), "--daemonize", "no"], stdout=log, stderr=subprocess.STDOUT)
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"redis-server exited: {self.log_path.read_text(errors='replace')[-2000:]}")
-            try:
-                if client.ping():
-                    client.close()
-                    return self
-            except redis.RedisError:
-                time.sleep(0.05)
-        raise RuntimeError(f"redis-server did not answer in {timeout} s")
+        for attempt in range(3):
+            with open(self.log_path, "ab") as log:
+                self.proc = subprocess.Popen(
+                    ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                     "no", "--dir", str(self.folder), "--daemonize", "no"], stdout=log, stderr=subprocess.STDOUT)
+            client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    break
+                try:
+                    if client.ping():
+                        client.close()
+                        self.chosen = False  # served now: a restart keeps this port
+                        return self
+                except redis.RedisError:
+                    time.sleep(0.05)
+            else:
+                raise RuntimeError(f"redis-server did not answer in {timeout} s")
+            said = self.log_path.read_text(errors="replace")[-2000:]
+            # a port chosen here and taken before redis-server bound it (see Server.start)
+            if self.chosen and attempt < 2 and "Address already in use" in said:
+                self.port = free_port()
+                self.log_path = self.folder / f"redis-{self.port}.log"
+                continue
+            raise RuntimeError(f"redis-server exited: {said}")
+        raise AssertionError("unreachable")
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:

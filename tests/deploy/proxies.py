@@ -124,22 +124,31 @@ http {{
         return ["caddy", "run", "--config", str(f / "Caddyfile"), "--adapter", "caddyfile"]
 
     def start(self, timeout: float = 30) -> "Proxy":
-        cmd = self._nginx() if self.kind == "nginx" else self._caddy()
         env = {"HOME": str(self.folder), "XDG_DATA_HOME": str(self.folder / "xdg-data"),
                "XDG_CONFIG_HOME": str(self.folder / "xdg-config"), "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(cmd, cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.kind} exited: {self.output()}")
-            try:
-                if requests.get(self.studio + "/api/time", verify=str(self.cert), timeout=1).ok:
-                    return self
-            except requests.RequestException:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"{self.kind} did not answer in {timeout} s: {self.output()}")
+        for attempt in range(3):
+            cmd = self._nginx() if self.kind == "nginx" else self._caddy()
+            with open(self.log_path, "ab") as log:
+                self.proc = subprocess.Popen(cmd, cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    break
+                try:
+                    if requests.get(self.studio + "/api/time", verify=str(self.cert), timeout=1).ok:
+                        return self
+                except requests.RequestException:
+                    pass
+                time.sleep(0.1)
+            else:
+                raise RuntimeError(f"{self.kind} did not answer in {timeout} s: {self.output()}")
+            # free_port's ports taken before the proxy bound them (see Server.start): new ones,
+            # known to no client yet, and the configuration written again
+            if attempt < 2 and "address already in use" in self.output().lower():
+                self.studio_port, self.live_port = free_port(), free_port()
+                continue
+            raise RuntimeError(f"{self.kind} exited: {self.output()}")
+        raise AssertionError("unreachable")
 
     def output(self) -> str:
         logs = [self.log_path, self.folder / "error.log"]
