@@ -113,17 +113,23 @@ function act(action, extra = {}) {
   return queue;
 }
 
-async function edit(method, path, body) {
-  if (!doc) return null;
-  const r = await api(method, `/api/rundowns/${doc.id}${path}`, { ...(body || {}), expected_rev: doc.rev });
-  if (!r.ok) {
-    noticeRefusal(r.data?.error);
-    if (r.status === 409) await load(doc.id);
-    return null;
-  }
-  if (r.data?.segments) accept(r.data);
-  else await load(doc.id);
-  return r.data;
+/** An edit, after the actions pressed before it: a focus move still in flight (the double click
+ * that opened the item) changes the rev, and the edit must go with the rev it made. */
+function edit(method, path, body) {
+  const done = queue.then(async () => {
+    if (!doc) return null;
+    const r = await api(method, `/api/rundowns/${doc.id}${path}`, { ...(body || {}), expected_rev: doc.rev });
+    if (!r.ok) {
+      noticeRefusal(r.data?.error);
+      if (r.status === 409) await load(doc.id);
+      return null;
+    }
+    if (r.data?.segments) accept(r.data);
+    else await load(doc.id);
+    return r.data;
+  });
+  queue = done.catch(() => null);
+  return done;
 }
 
 conn.socket.on("rundown", (next) => {

@@ -210,3 +210,37 @@ def test_a_sheet_chosen_while_the_rundown_loads_goes_into_it_and_without_one_the
 def _item(srv: Server, rid: str, label: str) -> dict:
     doc = srv.api("GET", f"/api/rundowns/{rid}")
     return next(i for s in doc["segments"] for i in s["items"] if i["label"] == label)
+
+
+def test_a_save_pressed_while_the_focus_move_is_on_its_way_goes_after_it(
+        server_factory: Callable[..., Server], chromium: Browser) -> None:
+    """The double click that opens an item also moves the focus (a new rev). A save pressed before
+    that answer is back goes after it, with the rev it made: not refused as stale (a loaded run of
+    session 16 answered the test above with «stale_rundown»)."""
+    srv = server_factory().start()
+    rid = srv.api("POST", "/api/rundowns", {"name": "Финал лиги"})["id"]
+    ctx = chromium.new_context(viewport={"width": 1366, "height": 900}, locale="ru-RU")
+    try:
+        desk = Desk(ctx.new_page(), srv).open()
+        page = desk.page
+        expect(page.locator("#rd-select")).to_have_value(rid, timeout=WAIT)
+        page.set_input_files("#rd-import", str(SHEET))
+        expect(page.locator(".rd-item")).to_have_count(8, timeout=WAIT)
+        # the desk's actions (the focus moves) reach the server 800 ms late, as on a loaded machine
+        page.evaluate("""() => {
+          const real = window.fetch;
+          window.fetch = async (url, init) => {
+            if (String(url).includes('/actions')) await new Promise((ok) => setTimeout(ok, 800));
+            return real(url, init);
+          };
+        }""")
+        rev = srv.api("GET", f"/api/rundowns/{rid}")["rev"]
+        desk.item("Ведущий").dblclick()
+        expect(page.locator("#rd-ed-title")).to_contain_text("Ведущий")
+        desk.field("accent").locator("input[type=color]").fill("#2e8b57")
+        desk.save()
+        assert _item(srv, rid, "Ведущий")["data"]["accent"] == "#2e8b57"
+        assert srv.api("GET", f"/api/rundowns/{rid}")["rev"] > rev + 1  # the focus moved, then the edit
+        expect(page.locator(".notice-error")).to_have_count(0)
+    finally:
+        ctx.close()
