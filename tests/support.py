@@ -87,6 +87,25 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
         return s.getsockname()[1]
 
 
+class PortTaken(RuntimeError):
+    """A program could not bind the port free_port chose for it: another process took it first."""
+
+
+def start_on_free_ports(start: Callable[[], Any], move: Callable[[], None], *, movable: bool = True,
+                        tries: int = 3) -> Any:
+    """`start()`; while it raises PortTaken and the ports are `movable` (chosen here, known to no
+    client yet), `move()` to new ones and start again. free_port's port can be taken before the
+    program binds it, by another process's outgoing connection (run Y; session 16's run B: OBS)."""
+    for attempt in range(tries):
+        try:
+            return start()
+        except PortTaken:
+            if not movable or attempt == tries - 1:
+                raise
+            move()
+    raise AssertionError("unreachable")
+
+
 def wait_for(check: Callable[[], Any], timeout: float = 30, what: str = "condition") -> Any:
     """Polls `check` until it returns something true (and returns that), or fails after `timeout` s."""
     deadline = time.monotonic() + timeout
@@ -190,7 +209,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 120) -> "Server":  # a loaded 2-core machine imports slowly
-        for attempt in range(3):
+        def once() -> None:
             cmd = [sys.executable, "-m", "overlay", self.kind, "--port", str(self.port), "--data", str(self.data),
                    "--async-mode", self.mode, *(["--demo"] if self.demo and self.kind == "serve" else []),
                    *(["--redis", self.redis] if self.redis else []), *self.args]
@@ -200,17 +219,18 @@ class Server:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
             try:
                 wait_until_up(self.proc, self.url + "/api/time", timeout, output=self.output)
-            except RuntimeError:
-                # free_port's port can be taken before the server binds it (another process's
-                # outgoing connection, run Y): a port chosen here and never served is chosen again
-                if self.chosen and attempt < 2 and "Address already in use" in self.output():
-                    self.port = free_port()
-                    self.log_path = self.data.parent / f"server-{self.port}.log"
-                    continue
+            except RuntimeError as exc:
+                if "Address already in use" in self.output():
+                    raise PortTaken(str(exc)) from exc
                 raise
-            self.chosen = False  # served now: a restart keeps this port
-            return self
-        raise AssertionError("unreachable")
+
+        def move() -> None:
+            self.port = free_port()
+            self.log_path = self.data.parent / f"server-{self.port}.log"
+
+        start_on_free_ports(once, move, movable=self.chosen)
+        self.chosen = False  # served now: a restart keeps this port
+        return self
 
     def output(self) -> str:
         if self.log:
@@ -283,7 +303,7 @@ class Redis:
     def start(self, timeout: float = 20) -> "Redis":
         import redis
 
-        for attempt in range(3):
+        def once() -> None:
             with open(self.log_path, "ab") as log:
                 self.proc = subprocess.Popen(
                     ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
@@ -292,24 +312,24 @@ class Redis:
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
-                    break
+                    said = self.log_path.read_text(errors="replace")[-2000:]
+                    raise (PortTaken if "Address already in use" in said else RuntimeError)(
+                        f"redis-server exited: {said}")
                 try:
                     if client.ping():
                         client.close()
-                        self.chosen = False  # served now: a restart keeps this port
-                        return self
+                        return
                 except redis.RedisError:
                     time.sleep(0.05)
-            else:
-                raise RuntimeError(f"redis-server did not answer in {timeout} s")
-            said = self.log_path.read_text(errors="replace")[-2000:]
-            # a port chosen here and taken before redis-server bound it (see Server.start)
-            if self.chosen and attempt < 2 and "Address already in use" in said:
-                self.port = free_port()
-                self.log_path = self.folder / f"redis-{self.port}.log"
-                continue
-            raise RuntimeError(f"redis-server exited: {said}")
-        raise AssertionError("unreachable")
+            raise RuntimeError(f"redis-server did not answer in {timeout} s")
+
+        def move() -> None:
+            self.port = free_port()
+            self.log_path = self.folder / f"redis-{self.port}.log"
+
+        start_on_free_ports(once, move, movable=self.chosen)
+        self.chosen = False  # served now: a restart keeps this port
+        return self
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:

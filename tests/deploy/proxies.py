@@ -12,7 +12,7 @@ from pathlib import Path
 import requests
 from requests.adapters import HTTPAdapter
 
-from tests.support import ROOT, free_port, stop_process
+from tests.support import ROOT, PortTaken, free_port, start_on_free_ports, stop_process
 
 DEPLOY = ROOT / "deploy"
 
@@ -126,29 +126,30 @@ http {{
     def start(self, timeout: float = 30) -> "Proxy":
         env = {"HOME": str(self.folder), "XDG_DATA_HOME": str(self.folder / "xdg-data"),
                "XDG_CONFIG_HOME": str(self.folder / "xdg-config"), "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
-        for attempt in range(3):
+
+        def once() -> None:
             cmd = self._nginx() if self.kind == "nginx" else self._caddy()
             with open(self.log_path, "ab") as log:
                 self.proc = subprocess.Popen(cmd, cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT)
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
-                    break
+                    said = self.output()
+                    raise (PortTaken if "address already in use" in said.lower() else RuntimeError)(
+                        f"{self.kind} exited: {said}")
                 try:
                     if requests.get(self.studio + "/api/time", verify=str(self.cert), timeout=1).ok:
-                        return self
+                        return
                 except requests.RequestException:
                     pass
                 time.sleep(0.1)
-            else:
-                raise RuntimeError(f"{self.kind} did not answer in {timeout} s: {self.output()}")
-            # free_port's ports taken before the proxy bound them (see Server.start): new ones,
-            # known to no client yet, and the configuration written again
-            if attempt < 2 and "address already in use" in self.output().lower():
-                self.studio_port, self.live_port = free_port(), free_port()
-                continue
-            raise RuntimeError(f"{self.kind} exited: {self.output()}")
-        raise AssertionError("unreachable")
+            raise RuntimeError(f"{self.kind} did not answer in {timeout} s: {self.output()}")
+
+        def move() -> None:  # the configuration is written again with them
+            self.studio_port, self.live_port = free_port(), free_port()
+
+        start_on_free_ports(once, move)
+        return self
 
     def output(self) -> str:
         logs = [self.log_path, self.folder / "error.log"]

@@ -20,14 +20,10 @@ from typing import Any
 import pytest
 
 from tests.obs.fake_obs import expected_auth
-from tests.support import free_port
+from tests.support import PortTaken, free_port, start_on_free_ports
 
 PROFILE = "chgk-tests"
 START_TIMEOUT_S = 180  # OBS starts in seconds; a loaded 2-core machine can take much longer
-
-
-class PortTaken(RuntimeError):
-    """obs-websocket could not listen: its port was taken."""
 
 
 def require_obs() -> None:
@@ -106,7 +102,7 @@ class Obs:
         self.display = f":{number}"
 
     def start(self, timeout: float = START_TIMEOUT_S) -> "Obs":
-        for attempt in range(3):
+        def once() -> None:
             if not self.home.exists():
                 self._configure()
             if self.xvfb is None or self.xvfb.poll() is not None:
@@ -123,20 +119,16 @@ class Obs:
                                          stderr=subprocess.STDOUT, start_new_session=True)
             log.close()
             self.starts += 1
-            try:
-                self.wait_ready(timeout, since)
-                return self
-            except PortTaken:
-                # free_port's port was taken before OBS bound it (another process's outgoing
-                # connection, a fresh-clone run of session 16): a port no client knows yet, on the
-                # first start only, is chosen again with a fresh configuration; a restart keeps its
-                # port, as an operator's OBS does
-                if self.starts > 1 or attempt == 2:
-                    raise
-                self.quit(crash=True)
-                shutil.rmtree(self.home)
-                self.port, self.starts = free_port(), 0
-        raise AssertionError("unreachable")
+            self.wait_ready(timeout, since)
+
+        def move() -> None:  # a fresh configuration on a new port
+            self.quit(crash=True)
+            shutil.rmtree(self.home)
+            self.port, self.starts = free_port(), 0
+
+        # on the first start only: a restart keeps its port, as an operator's OBS does
+        start_on_free_ports(once, move, movable=self.starts == 0)
+        return self
 
     def wait_ready(self, timeout: float, since: int = 0) -> None:
         """Until obs-websocket identifies us and answers a request: the collection is loaded.
