@@ -18,6 +18,9 @@ import requests
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(ROOT))
+# The benches measure servers started as operators start them (`python -m overlay`), not forked
+# from the tests' zygote (tests/zygote.py): its memory and start are not a real start's.
+os.environ.setdefault("CHGK_TEST_FORK", "0")
 from tests.support import Server, free_port, stop_process, wait_until_up  # noqa: E402
 
 __all__ = ["BENCH", "ROOT", "Server", "free_port", "pct", "summary", "machine", "load", "wait_quiet",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import statistics
 import tempfile
 import threading
@@ -21,7 +22,8 @@ from pathlib import Path
 import requests
 from PIL import Image
 
-from tests.support import Server
+os.environ.setdefault("CHGK_TEST_FORK", "0")  # a server as operators start it (bench/_common.py)
+from tests.support import Server  # noqa: E402
 
 
 def big_png() -> bytes:
