@@ -236,17 +236,23 @@ class Watcher:
                 if left <= 0:
                     marks = [x for x in self.log if not x.startswith("state")]
                     raise AssertionError(f"watcher: {what or 'condition'} not met in {timeout}s; log {self.log[-12:]}; marks {marks}")
-                self.changed.wait(left)
+                self.changed.wait(min(left, 0.05))  # some of what predicates read changes unannounced
 
     def reconnected(self, drops: int = 1) -> bool:
-        """Connected again after at least `drops` disconnects, and given a state since the last
-        one (a handler thread may report that state before the connect itself)."""
+        """Connected again after at least `drops` disconnects, given a state since the last one (a
+        handler thread may report that state before the connect itself), and the client's
+        reconnection over. python-socketio marks itself connected, and ends its reconnect task, a
+        moment after the connect event: a cut in between goes unnoticed (no disconnect event, no
+        new attempt), and the client stays on a dead connection for good (session 17, run G's
+        second cut)."""
+        from socketio import base_client
         with self.lock:
             marks = [x for x in self.log if x in ("connect", "disconnect")]
             if marks.count("disconnect") < drops or marks[-1] != "connect":
                 return False
             last = len(self.log) - 1 - self.log[::-1].index("disconnect")
-            return any(x.startswith("state") for x in self.log[last + 1:])
+            return (any(x.startswith("state") for x in self.log[last + 1:]) and self.sio.connected
+                    and self.sio not in base_client.reconnecting_clients)
 
     def last(self) -> dict | None:
         with self.lock:
