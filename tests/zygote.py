@@ -8,7 +8,8 @@ Redis' and requests' clients and our modules; the suite starts ~220 servers. A f
 from the imports done (docs/TESTING.md, session 17).
 
 Protocol (one JSON object a line): requests on stdin `{"argv": [...], "env": {...}, "cwd": "...",
-"log": "..."}`; on stdout `{"pid": N}` for each, in order, and `{"exit": N, "code": C}` when that
+"log": "...", "nofile": [soft, hard]}` (the open-files limit the asking process would pass on to
+a child of its own); on stdout `{"pid": N}` for each, in order, and `{"exit": N, "code": C}` when that
 server ends (C as Popen's returncode: -signal when killed by one). The zygote ends when its stdin
 closes (its test process ended); its servers are stopped by their tests, as before.
 """
