@@ -2,6 +2,7 @@
 API client, starting and stopping child processes, and the system Chromium's launch settings."""
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import select
@@ -202,6 +203,7 @@ class Zygote:
         self.children: dict[int, Forked] = {}
         self.pending = b""
         self.lock = threading.Lock()
+        atexit.register(self.close)
 
     @classmethod
     def of(cls, mode: str) -> "Zygote":
@@ -218,11 +220,20 @@ class Zygote:
             assert self.proc.stdin is not None
             self.proc.stdin.write((json.dumps(request) + "\n").encode())
             self.proc.stdin.flush()
-            while True:
-                for message in self._read(timeout=60):
+            deadline = time.monotonic() + 120  # its first answer waits for its imports
+            while time.monotonic() < deadline:
+                for message in self._read(timeout=1):
                     if "pid" in message:
                         child = self.children[message["pid"]] = Forked(self, message["pid"])
                         return child
+        raise RuntimeError(f"the server zygote did not fork within 120 s: {self.log_path.read_text(errors='replace')[-3000:]}")
+
+    def close(self) -> None:
+        """At the test process's exit: the zygote ends with its stdin; an empty log goes."""
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        if self.log_path.exists() and not self.log_path.stat().st_size:
+            self.log_path.unlink()
 
     def collect(self, timeout: float = 0) -> None:
         """Takes in the ends the zygote has reported (waiting up to `timeout` s for one)."""

@@ -44,6 +44,9 @@ def preload(mode: str) -> None:
         os.close(read)
         code = 1
         try:
+            quiet = os.open(os.devnull, os.O_WRONLY)  # the probe app's first-start words
+            os.dup2(quiet, 1)
+            os.dup2(quiet, 2)
             fresh_hub(mode)
             before = set(sys.modules)
             import tempfile
