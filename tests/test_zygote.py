@@ -10,9 +10,13 @@ from pathlib import Path
 
 import pytest
 from tests.faults.helpers import login
-from tests.support import Forked, PortTaken, Server, Zygote
+from tests.support import Forked, PortTaken, Server
 
-pytestmark = pytest.mark.skipif(not Zygote.serves(Zygote.env()), reason="CHGK_TEST_FORK=0: no server is forked")
+
+@pytest.fixture(autouse=True)
+def forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The zygote on for these tests, even in a run that turned it off (CHGK_TEST_FORK=0)."""
+    monkeypatch.setenv("CHGK_TEST_FORK", "1")
 
 
 def test_a_forked_server_takes_its_own_environment_and_says_its_end(tmp_path: Path) -> None:
