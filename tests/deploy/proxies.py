@@ -101,7 +101,9 @@ error_log {f}/error.log warn;
 worker_rlimit_nofile 16384;
 events {{ worker_connections 8192; }}
 http {{
-    access_log off;
+    # which edge answered each request, and how: read when a test fails (Proxy.output)
+    log_format chgk '$remote_addr "$request" $status $upstream_addr $upstream_status $request_time';
+    access_log {f}/access.log chgk;
     client_body_temp_path {f}/body; proxy_temp_path {f}/proxy; fastcgi_temp_path {f}/fastcgi;
     uwsgi_temp_path {f}/uwsgi; scgi_temp_path {f}/scgi;
     include {f}/site.conf;
@@ -152,7 +154,7 @@ http {{
         return self
 
     def output(self) -> str:
-        logs = [self.log_path, self.folder / "error.log"]
+        logs = [self.log_path, self.folder / "error.log", self.folder / "access.log"]
         return "\n".join(p.read_text(errors="replace")[-2000:] for p in logs if p.exists())
 
     def stop(self) -> None:
