@@ -92,7 +92,7 @@ function act(action, extra = {}) {
   // Moving the focus (↑ ↓, a click) may be repeated at any pace: only what changes the air is
   // guarded against a doubled press.
   const key = MOVES.has(action) ? `${action}#${++moves}` : JSON.stringify([action, extra]);
-  queue = queue.then(async () => {
+  return enqueue(async () => {
     if (!doc || doc.id !== seen.id) return;
     const basis = order.expected(key, at, seen);
     if (basis.skip) {
@@ -110,13 +110,19 @@ function act(action, extra = {}) {
       if (r.status === 409) await load(doc.id);
     }
   });
-  return queue;
+}
+
+/** Runs `fn` after everything queued before it; one that fails does not stop the ones after. */
+function enqueue(fn) {
+  const done = queue.then(fn);
+  queue = done.catch(() => null);
+  return done;
 }
 
 /** An edit, after the actions pressed before it: a focus move still in flight (the double click
  * that opened the item) changes the rev, and the edit must go with the rev it made. */
 function edit(method, path, body) {
-  const done = queue.then(async () => {
+  return enqueue(async () => {
     if (!doc) return null;
     const r = await api(method, `/api/rundowns/${doc.id}${path}`, { ...(body || {}), expected_rev: doc.rev });
     if (!r.ok) {
@@ -128,8 +134,6 @@ function edit(method, path, body) {
     else await load(doc.id);
     return r.data;
   });
-  queue = done.catch(() => null);
-  return done;
 }
 
 conn.socket.on("rundown", (next) => {
