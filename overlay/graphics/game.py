@@ -134,6 +134,12 @@ class Graphics:
                                               "source": source})
             return self.payload()
 
+    def timed(self) -> bool:
+        """A graphic or a layer will go out by itself (`expire` has something to do, some time).
+        Call with sessions.lock held."""
+        return (any(v.get("expires_at") for v in self.layers.values())
+                or any(v.get("expires_at") for v in self.shown.values()))
+
     def expire(self) -> None:
         """Called by the clock task: take out graphics whose `duration_ms` has passed."""
         with self.sessions.lock:
