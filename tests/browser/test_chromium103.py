@@ -24,6 +24,7 @@ Each page is opened fresh, as OBS opens a browser source (reusing a tab hid the 
 """
 from __future__ import annotations
 
+import base64
 import io
 import os
 from collections.abc import Iterator
@@ -355,9 +356,25 @@ def save_difference(out: Path, name: str, old: bytes, new: bytes, found: dict) -
 
 
 def same_pixels(a: bytes, b: bytes) -> bool:
-    """Two PNGs of one page draw the very same pixels (nothing on it moves)."""
+    """Two PNGs of one page draw the very same pixels (nothing on it moves). One browser encodes
+    the same pixels to the same bytes, so equal files need no decoding."""
+    if a == b:
+        return True
     one, two = (Image.open(io.BytesIO(png)) for png in (a, b))
     return one.size == two.size and one.tobytes() == two.tobytes()
+
+
+def capture(page: Page) -> bytes:
+    """What the page draws over no background, as a PNG: Chromium's capture through the page's
+    own DevTools session with its fast encoder (`optimizeForSpeed`: less compression, the same
+    pixels; an option Chromium 103 does not know and ignores). Playwright's screenshot takes the
+    default compression and sets and clears the background override around each picture: the
+    module took 125 CPU-s with it, 106 with this."""
+    cdp = getattr(page, "_picture_cdp", None)
+    if cdp is None:
+        cdp = page._picture_cdp = page.context.new_cdp_session(page)  # type: ignore[attr-defined]
+        cdp.send("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
+    return base64.b64decode(cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"])
 
 
 def frozen_picture(tab: Tab, shot: Shot, instant: int) -> bytes:
@@ -384,7 +401,7 @@ def frozen_picture(tab: Tab, shot: Shot, instant: int) -> bytes:
         page.evaluate(PAUSE_LOOPS_JS)
         page.evaluate(TWO_FRAMES_JS)
         starts = page.evaluate("window.__starts")
-        png = page.screenshot(omit_background=True)
+        png = capture(page)
         if page.evaluate("window.__starts") != starts or not page.evaluate(SETTLED_JS):
             last = None
             continue
