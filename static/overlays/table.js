@@ -15,6 +15,7 @@ const R_NUM = 418;
 const R_ICON = 345;
 const R_WIN = 298;
 const GAP_DEG = 0.9;
+const HL_MARGIN = 40; // units around the highlight's wedge: its stroke and its glow (drop-shadow)
 
 const ICONS = {
   // Drawn around (0, 0), about 44 units tall.
@@ -55,6 +56,7 @@ export default function create(root, ctx) {
   const arrow = ref("arrow");
   const highlight = ref("highlight");
   const hlPath = ref("hl-path");
+  const hlSvg = hlPath.ownerSVGElement;
   const caption = ref("caption");
   const capSector = ref("cap-sector");
   const capKind = ref("cap-kind");
@@ -96,7 +98,34 @@ export default function create(root, ctx) {
       board.append(g);
       groups.set(n, g);
     }
-    hlPath.setAttribute("d", wedgePath(-step / 2 + GAP_DEG, step / 2 - GAP_DEG, R_IN - 6, R_OUT + 6));
+    const half = step / 2 - GAP_DEG;
+    hlPath.setAttribute("d", wedgePath(-half, half, R_IN - 6, R_OUT + 6));
+    fitHighlight(half);
+  }
+
+  // The highlight's layer is only as large as its wedge and glow, not the whole disc: its pulse
+  // runs on the compositor, which draws the layer's whole box again every frame (a disc-sized
+  // box cost a software compositor, as in OBS without a GPU, ~0.4 of a core).
+  function fitHighlight(half) {
+    const pts = [];
+    for (let i = 0; i <= 32; i++) {
+      const a = -half + (2 * half * i) / 32;
+      pts.push(polar(R_OUT + 6, a), polar(R_IN - 6, a));
+    }
+    const xs = pts.map((p) => p[0]);
+    const ys = pts.map((p) => p[1]);
+    // on whole pixels of the disc as laid out, so the wedge's edges fall where they did
+    const unit = 1000 / (highlight.parentElement.offsetWidth || 1000);
+    const down = (n) => Math.floor((n + 500) / unit) * unit - 500;
+    const [x0, y0] = [down(Math.min(...xs) - HL_MARGIN), down(Math.min(...ys) - HL_MARGIN)];
+    const [w, h] = [down(Math.max(...xs) + HL_MARGIN) + unit - x0, down(Math.max(...ys) + HL_MARGIN) + unit - y0];
+    const pc = (n) => `${(n / 10).toFixed(3)}%`; // units of the 1000-unit disc
+    Object.assign(highlight.style, {
+      inset: "auto", left: pc(x0 + 500), top: pc(y0 + 500), width: pc(w), height: pc(h),
+      // it turns about the disc's centre, as the disc-sized layer did
+      transformOrigin: `${((-x0 / w) * 100).toFixed(3)}% ${((-y0 / h) * 100).toFixed(3)}%`,
+    });
+    hlSvg.setAttribute("viewBox", `${x0.toFixed(2)} ${y0.toFixed(2)} ${w.toFixed(2)} ${h.toFixed(2)}`);
   }
 
   function paintSectors(sectors) {
