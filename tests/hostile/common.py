@@ -30,6 +30,7 @@ def keep_alive_session() -> requests.Session:
     connection for each cost both sides about three times the CPU of the GETs themselves. A GET
     on a pooled connection the server has just closed (its idle timeout) is sent again."""
     http = requests.Session()
+    http.trust_env = False  # as Server.http: nothing from the environment, looked up per request
     http.headers.update(AUTH)
     http.mount("http://", HTTPAdapter(max_retries=Retry(total=2, allowed_methods=frozenset({"GET"}),
                                                         status_forcelist=(), raise_on_status=False)))
