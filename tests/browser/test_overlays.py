@@ -12,6 +12,7 @@ a temporary folder.
 """
 from __future__ import annotations
 
+import io
 import math
 import re
 import time
@@ -20,7 +21,8 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import Browser
+from PIL import Image, ImageStat
+from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.helpers import (QUICK_SPIN, TRANSPARENT, WAIT_MS, Tab, backgrounds, on_air, outside_safe_area, screenshot, settle,
@@ -274,7 +276,33 @@ def test_table_marks_played_sectors_and_spins(server: Server, tab: Tab) -> None:
     deg = math.degrees(math.atan2(b, a)) % 360
     assert abs(deg - 2 * step) < 0.5, (deg, 2 * step)   # sector 3 is at 2 steps from the top
     assert text_of(page, "[data-ref=cap-sector]") == "Sector 3"
+    highlight_fits_its_wedge(page)
     assert tab.errors == []
+
+
+def highlight_fits_its_wedge(page: Page) -> None:
+    """The glowing outline of the current sector is a layer as small as its wedge (the compositor
+    draws its box again for every frame of the pulse), and draws what the disc-sized layer it
+    replaced drew: nothing of the glow cut at its edge, nothing moved."""
+    area = page.evaluate("""() => { const box = (s) => document.querySelector(s).getBoundingClientRect();
+        const [h, d] = [box('[data-ref=highlight]'), box('.tb-disc')]; return h.width * h.height / (d.width * d.height); }""")
+    assert area < 0.25, f"the highlight's layer covers {area:.0%} of the disc"
+    # the highlight alone, its pulse held at full strength
+    page.add_style_tag(content=".tb > :not(.tb-disc), .tb-disc > :not(.tb-highlight) { visibility: hidden !important; }"
+                              " .tb-highlight.on { animation: none !important; opacity: 1 !important; }")
+    two_frames = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    page.evaluate(two_frames)
+    fitted = Image.open(io.BytesIO(page.screenshot(omit_background=True))).convert("RGBA")
+    page.evaluate("""() => { const h = document.querySelector('[data-ref=highlight]');
+        h.style.inset = h.style.left = h.style.top = h.style.width = h.style.height = h.style.transformOrigin = '';
+        h.querySelector('svg').setAttribute('viewBox', '-500 -500 1000 1000'); }""")
+    page.evaluate(two_frames)
+    whole = Image.open(io.BytesIO(page.screenshot(omit_background=True))).convert("RGBA")
+    # the same ink in the same place, to a pixel: a rotated layer's edges may fall a pixel apart
+    (fit_box, whole_box), (fit_ink, whole_ink) = ((im.getchannel("A").getbbox() for im in (fitted, whole)),
+                                                  (ImageStat.Stat(im.getchannel("A")).sum[0] for im in (fitted, whole)))
+    assert fit_box and whole_box and all(abs(a - b) <= 2 for a, b in zip(fit_box, whole_box)), (fit_box, whole_box)
+    assert abs(fit_ink / whole_ink - 1) < 0.01, f"the fitted highlight draws {fit_ink / whole_ink:.1%} of the ink"
 
 
 def test_question_card_shows_viewer_text_and_answer(server: Server, tab: Tab) -> None:
