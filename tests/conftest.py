@@ -27,17 +27,21 @@ settings.register_profile("ci", parent=settings.get_profile("chgk"), derandomize
 settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "chgk")
 
 
-# The longest modules (by `--durations` of full runs, longest first), started first: `-n 4 --dist
-# loadscope` hands out whole modules in collection order, and a long one picked up last leaves the
-# other workers idle at the end of the run. A hint only: a module not named keeps its place after
-# these.
+# The longest modules (by the time their tests took in a full run, session 19; longest first),
+# started first: `-n 4 --dist loadscope` hands out whole modules in collection order, and a long one
+# picked up last leaves the other workers idle at the end of the run. A hint only: a module not
+# named keeps its place after these.
 LONGEST_FIRST = (
-    "tests/post/test_render.py", "tests/browser/test_ograf_export.py", "tests/browser/test_chromium103.py",
-    "tests/browser/test_club_overlays.py", "tests/browser/test_panel_hands.py", "tests/browser/test_overlays.py",
-    "tests/faults/test_sigkill.py", "tests/browser/test_drawn_truth.py", "tests/hostile/test_socket_fuzz.py",
-    "tests/i18n/test_pseudo_locale.py", "tests/edge/test_edge.py", "tests/deploy/test_proxy.py",
-    "tests/obs/test_real_obs.py", "tests/browser/test_panel.py", "tests/hostile/test_http_fuzz.py",
-    "tests/browser/test_drawn_truth_club.py", "tests/browser/test_live_qr.py", "tests/browser/test_show_graphics.py",
+    "tests/browser/test_chromium103.py", "tests/post/test_render.py", "tests/browser/test_ograf_export.py",
+    "tests/browser/test_overlays.py", "tests/browser/test_panel_hands.py", "tests/browser/test_panel_fit.py",
+    "tests/browser/test_drawn_truth.py", "tests/browser/test_club_overlays.py", "tests/i18n/test_pseudo_locale.py",
+    "tests/hostile/test_socket_fuzz.py", "tests/hostile/test_osc_fuzz.py", "tests/browser/test_panel.py",
+    "tests/browser/test_drawn_truth_club.py", "tests/deploy/test_proxy.py", "tests/browser/test_rtl_names.py",
+    "tests/companion/test_module.py", "tests/browser/test_score_roll.py", "tests/browser/test_show_graphics.py",
+    "tests/browser/test_reveal.py", "tests/browser/test_rundown.py", "tests/browser/test_ograf_render.py",
+    "tests/broadcast/test_fanout.py", "tests/hostile/test_http_fuzz.py", "tests/browser/test_live_qr.py",
+    "tests/ograf/test_ebu_schema.py", "tests/obs/test_real_obs.py", "tests/security/test_preview.py",
+    "tests/faults/test_sigkill.py", "tests/media/test_media_api.py", "tests/season/test_refusals_browser.py",
 )
 
 
