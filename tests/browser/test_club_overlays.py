@@ -300,6 +300,10 @@ def test_draw_spins_and_lands_on_the_team_the_server_drew(shared_server: Server,
     assert page.eval_on_selector_all(".dr-chip", "els => els.map(e => e.textContent)") == TEAM_NAMES[:5]
     assert text_of(page, "[data-ref=reel]") == "?"
     assert text_of(page, "[data-ref=title]") == "Кто сядет за Центральный стол?"
+    # the mark pulses, not its row: the compositor draws the pulsing box again every frame
+    pulsing = page.evaluate("""() => document.getAnimations().filter((a) => a.effect.getComputedTiming().iterations
+        === Infinity).map((a) => { const r = a.effect.target.getBoundingClientRect(); return [r.width, r.height]; })""")
+    assert len(pulsing) == 1 and pulsing[0][0] < 200 and pulsing[0][1] <= 100, pulsing
 
     state = shared_server.play(game, "seat_team")  # the server draws among the five
     drawn = state["central"]["team"]
