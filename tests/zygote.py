@@ -24,7 +24,8 @@ import sys
 
 # The zygote's own I/O and forks, taken before the green modes patch them: it never runs a hub, and
 # shares none with a child.
-FORK, READ, WRITE, WAITPID, SELECT = os.fork, os.read, os.write, os.waitpid, select.select
+FORK, READ, WRITE, CLOSE, WAITPID, SELECT = os.fork, os.read, os.write, os.close, os.waitpid, select.select
+PIDFD_OPEN = os.pidfd_open
 
 
 def preload(mode: str) -> None:
@@ -119,24 +120,27 @@ def main(mode: str) -> None:
     preload(mode)
     read_fd, write_fd = 0, 1
     pending = b""
-    children: set[int] = set()
+    exits: dict[int, int] = {}  # a server's pidfd → its pid; the pidfd turns readable when it ends
 
     def say(message: dict) -> None:
         data = (json.dumps(message) + "\n").encode()
         while data:
             data = data[WRITE(write_fd, data):]
 
-    def reap() -> None:
-        for pid in list(children):
-            done, status = WAITPID(pid, os.WNOHANG)
-            if done:
-                children.discard(pid)
-                say({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
+    def reap(fd: int) -> None:
+        pid = exits.pop(fd)
+        CLOSE(fd)
+        _, status = WAITPID(pid, 0)
+        say({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
 
     while True:
-        ready, _, _ = SELECT([read_fd], [], [], 0.05)
-        reap()
-        if not ready:
+        # no timeout: a request or a server's end wakes it (polling every 50 ms for ends cost each
+        # idle zygote 0.004 of a core, and each test process keeps one per async mode it used)
+        ready, _, _ = SELECT([read_fd, *exits], [], [], None)
+        for fd in ready:
+            if fd != read_fd:
+                reap(fd)
+        if read_fd not in ready:
             continue
         chunk = READ(read_fd, 65536)
         if not chunk:
@@ -147,8 +151,10 @@ def main(mode: str) -> None:
             request = json.loads(line)
             pid = FORK()
             if pid == 0:
+                for fd in exits:  # the other servers' pidfds are not this one's
+                    CLOSE(fd)
                 child(mode, request)
-            children.add(pid)
+            exits[PIDFD_OPEN(pid)] = pid
             say({"pid": pid})
 
 
