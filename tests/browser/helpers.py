@@ -3,6 +3,7 @@ checks of what is on air, of text size and of the safe area, screenshots, and th
 panel's page (login, revs, buttons, notices)."""
 from __future__ import annotations
 
+import base64
 import os
 import time
 from pathlib import Path
@@ -194,6 +195,19 @@ def small_text(page: Page) -> list[str]:
 
 def outside_safe_area(page: Page) -> list[str]:
     return page.evaluate(OUTSIDE_SAFE_AREA_JS, SAFE)
+
+
+def transparent_png(page: Page) -> bytes:
+    """What the page draws now over no background, as a PNG: Chromium's capture through the
+    page's own DevTools session with its fast encoder (`optimizeForSpeed`: less compression, the
+    same pixels; Chromium 103 ignores the option). For checks that capture often: Playwright's
+    screenshot takes the default compression and sets and clears the background around each."""
+    cdp = getattr(page, "_png_cdp", None)
+    if cdp is None:
+        cdp = page._png_cdp = page.context.new_cdp_session(page)  # type: ignore[attr-defined]
+    # each time: Playwright's own screenshots clear this override when they are done
+    cdp.send("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
+    return base64.b64decode(cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"])
 
 
 def screenshot_dir(tmp_path: Path) -> Path:

@@ -24,7 +24,6 @@ Each page is opened fresh, as OBS opens a browser source (reusing a tab hid the 
 """
 from __future__ import annotations
 
-import base64
 import io
 import os
 from collections.abc import Iterator
@@ -35,7 +34,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.browser.helpers import QUICK_SPIN, WAIT_MS, Tab, screenshot_dir
+from tests.browser.helpers import QUICK_SPIN, WAIT_MS, Tab, screenshot_dir, transparent_png
 from tests.browser.test_club_overlays import staged as club_staged
 from tests.browser.test_overlays import game_spec
 from tests.browser.test_show_graphics import NAMES, logo, portrait, upload
@@ -364,19 +363,6 @@ def same_pixels(a: bytes, b: bytes) -> bool:
     return one.size == two.size and one.tobytes() == two.tobytes()
 
 
-def capture(page: Page) -> bytes:
-    """What the page draws over no background, as a PNG: Chromium's capture through the page's
-    own DevTools session with its fast encoder (`optimizeForSpeed`: less compression, the same
-    pixels; an option Chromium 103 does not know and ignores). Playwright's screenshot takes the
-    default compression and sets and clears the background override around each picture: the
-    module took 125 CPU-s with it, 106 with this."""
-    cdp = getattr(page, "_picture_cdp", None)
-    if cdp is None:
-        cdp = page._picture_cdp = page.context.new_cdp_session(page)  # type: ignore[attr-defined]
-        cdp.send("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
-    return base64.b64decode(cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"])
-
-
 def frozen_picture(tab: Tab, shot: Shot, instant: int) -> bytes:
     """The page, its parts on air, frozen at `instant` (see the module's doc), as a PNG."""
     page: Page = tab.page
@@ -401,7 +387,7 @@ def frozen_picture(tab: Tab, shot: Shot, instant: int) -> bytes:
         page.evaluate(PAUSE_LOOPS_JS)
         page.evaluate(TWO_FRAMES_JS)
         starts = page.evaluate("window.__starts")
-        png = capture(page)
+        png = transparent_png(page)
         if page.evaluate("window.__starts") != starts or not page.evaluate(SETTLED_JS):
             last = None
             continue

@@ -5,7 +5,6 @@ loads, is transparent before `playAction` and after `stopAction`, and draws whil
 question card plays its steps (card → text → answer) and never shows an answer before its verdict."""
 from __future__ import annotations
 
-import base64
 import functools
 import io
 import json
@@ -22,7 +21,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from overlay.graphics.game import GRAPHICS
-from tests.browser.helpers import WAIT_MS, on_air, settle, wait_off_air, wait_on_air
+from tests.browser.helpers import WAIT_MS, on_air, settle, transparent_png, wait_off_air, wait_on_air
 from tests.browser.test_chromium103 import stage_league, stage_tv
 from tests.browser.test_club_overlays import staged as club_staged
 from tests.browser.test_overlays import game_spec
@@ -77,20 +76,13 @@ def unzipped(server: Server, renderer_origin: tuple[str, Path]) -> str:
 
 
 def alpha(page: Page, keep: Path | None = None) -> Image.Image:
-    """The alpha channel of what the page draws now, captured over no background. Chromium's fast
-    PNG (`optimizeForSpeed`: less compression, the same pixels) through the page's own DevTools
-    session: these checks poll, and a full-frame capture is most of their cost. `keep`: the
-    capture is also written there, to look at."""
-    cdp = getattr(page, "_alpha_cdp", None)
-    if cdp is None:
-        cdp = page._alpha_cdp = page.context.new_cdp_session(page)  # type: ignore[attr-defined]
-    # each time: Playwright's own screenshots clear this override when they are done
-    cdp.send("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
+    """The alpha channel of what the page draws now, captured over no background
+    (`transparent_png`: these checks poll, and a full-frame capture is most of their cost).
+    `keep`: the capture is also written there, to look at."""
     # what the page draws after its latest change: a frame produced after it (as Playwright's
     # own screenshot waits), not the last one composited
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
-    png = base64.b64decode(shot["data"])
+    png = transparent_png(page)
     if keep is not None:
         keep.write_bytes(png)
     return Image.open(io.BytesIO(png)).convert("RGBA").getchannel("A")
