@@ -8,6 +8,7 @@ import { t, onLangChange } from "./i18n.js";
 import { pageConfig, h, notice, dropStaleNotices, refusalText, wireLanguage, safeUrl, dropPointerFocus, bdi } from "./common.js";
 import { ControlConnection } from "./connection.js";
 import { kindName, phaseName, reasonText, clockText } from "./describe.js";
+import { setText } from "../lib/dom.js";
 
 export const cfg = pageConfig();
 wireLanguage(cfg.lang);
@@ -179,19 +180,33 @@ export function renderTimer() {
   const state = conn.state;
   const timer = state?.timer;
   const box = $("timer");
+  // Runs ten times a second: only what changed is written, so a panel whose clock stands still
+  // (no minute running) is not laid out and painted again each time (a tablet's battery).
   if (!timer) {
-    box.dataset.state = "idle";
-    $("timer-kind").textContent = state?.round && state.round.phase !== "closed" ? phaseName(state.round.phase) : "";
-    $("timer-digits").textContent = "–:––";
-    $("timer-fill").style.transform = "scaleX(0)";
+    setData(box, "state", "idle");
+    setText($("timer-kind"), state?.round && state.round.phase !== "closed" ? phaseName(state.round.phase) : "");
+    setText($("timer-digits"), "–:––");
+    setTransform($("timer-fill"), "scaleX(0)");
     return;
   }
   const left = timer.running ? Math.max(0, timer.ends_at - conn.clock.now()) : timer.remaining_ms;
-  box.dataset.state = !timer.running ? (left > 0 ? "paused" : "done") : left <= 10_000 ? "warning" : "running";
+  setData(box, "state", !timer.running ? (left > 0 ? "paused" : "done") : left <= 10_000 ? "warning" : "running");
   const kind = t(`timer.${timer.kind === "blitz" && state.round?.kind === "superblitz" ? "superblitz" : timer.kind}`);
-  $("timer-kind").textContent = timer.running ? kind : left > 0 ? `${kind} · ${t("timer.paused")}` : `${kind} · ${t("timer.up")}`;
-  $("timer-digits").textContent = clockText(left);
-  $("timer-fill").style.transform = `scaleX(${timer.duration_ms ? Math.min(1, left / timer.duration_ms) : 0})`;
+  setText($("timer-kind"), timer.running ? kind : left > 0 ? `${kind} · ${t("timer.paused")}` : `${kind} · ${t("timer.up")}`);
+  setText($("timer-digits"), clockText(left));
+  setTransform($("timer-fill"), `scaleX(${timer.duration_ms ? Math.min(1, left / timer.duration_ms) : 0})`);
+}
+
+function setData(el, key, value) {
+  if (el.dataset[key] !== value) el.dataset[key] = value;
+}
+
+const transforms = new WeakMap(); // what was written (the style reads back re-serialised)
+
+function setTransform(el, value) {
+  if (transforms.get(el) === value) return;
+  transforms.set(el, value);
+  el.style.transform = value;
 }
 
 /** pause and resume share one button and one key: which one applies now. */

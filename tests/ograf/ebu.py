@@ -72,7 +72,9 @@ def manifest_validator() -> Any:
     from referencing import Resource
 
     require()
-    registry = REGISTRY.with_resources((i, Resource.from_contents(d)) for i, d in _schemas().items())
+    # crawled once here: an uncrawled registry is crawled again at every lookup of a `$ref`
+    # (42 → 24 ms a manifest, and the Hypothesis test validates hundreds)
+    registry = REGISTRY.with_resources((i, Resource.from_contents(d)) for i, d in _schemas().items()).crawl()
     return jsonschema.Draft202012Validator(_schemas()[EBU_ID + "graphics/schema.json"], registry=registry)
 
 
