@@ -2,12 +2,18 @@
 // every screen shows the same tenth; each frame shows the countdown as it is when that frame
 // reaches the screen, not when it was drawn. Warning look in the last 10 s, time-up look at zero,
 // optional signals (?sound=1) at start, at 10 s left and at time-up.
+//
+// Cheap to leave on air: the hand sweeps on the compositor (an animation, not a script each
+// frame), and the page's frames run only around the instants when digits or ticks change (from
+// LEAD_MS before each), sleeping in between — a running minute cost Chromium ~0.3 of a core in
+// software compositing when every frame ran the script.
 
 import { part, setText, show } from "../lib/dom.js";
 import { revealed } from "../lib/reveal.js";
 import { FramePace, WARNING_MS, formatRemaining, remainingMs } from "../lib/timer.js";
 
 const TICKS = 60;
+const LEAD_MS = 120; // frames run from this long before a change: a late wake still draws it on time
 const SHOWN_PHASES = new Set(["discussion", "answer", "club_help"]);
 
 /** Identity of one countdown: a new minute, blitz question, extra minute or club help. */
@@ -30,6 +36,15 @@ export function timerVisible(state, clock) {
   if (!r || !SHOWN_PHASES.has(r.phase)) return false;
   // An early answer never started the minute: there is nothing to count.
   return !(r.early && (tm.remaining_ms ?? 0) >= tm.duration_ms);
+}
+
+/** Milliseconds (of `rem`) until the next change of the digits (formatRemaining) or of the
+ * ticks gone (`nGone` of TICKS, over `duration`). */
+export function untilChange(rem, duration, nGone) {
+  const digits = rem > WARNING_MS ? Math.max((Math.ceil(rem / 1000) - 1) * 1000, WARNING_MS)
+    : rem === WARNING_MS ? rem : (Math.ceil(rem / 100) - 1) * 100; // at 10 s the tenths begin at once
+  const tick = nGone < TICKS ? duration * (1 - (nGone + 1) / TICKS) : 0;
+  return rem - Math.max(digits, tick, 0);
 }
 
 export default function create(root, ctx) {
@@ -57,6 +72,8 @@ export default function create(root, ctx) {
   let key = "";
   let visible = false;
   let raf = 0;
+  let wake = 0; // a timeout while the frames sleep between changes
+  let sweep = null; // the hand's turn while the countdown runs
   let gone = -1;
   let lastRemaining = null; // what the previous frame showed for this countdown
   const pace = new FramePace();
@@ -68,11 +85,39 @@ export default function create(root, ctx) {
     ctx.sound(name);
   }
 
+  /** The hand at `elapsed` ms of `duration`: while running, one turn a countdown on the
+   * compositor, put right only when it is more than a frame off (a new countdown, a clock resync);
+   * at rest, set where the countdown stands. Endless, as the table's glow: waits for entrances to
+   * end never wait for it. */
+  function placeHand(elapsed, duration, running) {
+    if (!running) {
+      sweep?.cancel();
+      sweep = null;
+      hand.style.transform = `rotate(${(elapsed / duration) * 360}deg)`;
+      return;
+    }
+    if (sweep?.effect.getTiming().duration !== duration) {
+      sweep?.cancel();
+      sweep = hand.animate([{ transform: "rotate(0deg)" }, { transform: "rotate(360deg)" }],
+        { duration, iterations: Infinity, easing: "linear" });
+      sweep.currentTime = elapsed;
+    } else if (sweep.playState === "running" && Math.abs(sweep.currentTime - elapsed) > pace.interval) {
+      sweep.currentTime = elapsed; // (one paused by someone else, a test's still picture, stays)
+    }
+  }
+
+  function halt() {
+    if (raf) cancelAnimationFrame(raf);
+    clearTimeout(wake);
+    raf = wake = 0;
+  }
+
   /** Draws one frame; `ts` is its requestAnimationFrame timestamp, none for a redraw on a new
    * state (shown by the next frame at the earliest). */
   function frame(ts) {
     raf = 0;
     if (!timer) {
+      placeHand(0, 1, false);
       pace.stop();
       return;
     }
@@ -87,10 +132,11 @@ export default function create(root, ctx) {
       ticks.forEach((tick, i) => tick.classList.toggle("gone", i < nGone));
       gone = nGone;
     }
-    hand.style.transform = `rotate(${elapsed * 360}deg)`;
+    const running = !!timer.running && rem > 0;
+    placeHand(elapsed * duration, duration, running);
     el.classList.toggle("warn", rem > 0 && rem <= WARNING_MS);
     el.classList.toggle("up", rem === 0 && visible);
-    el.classList.toggle("running", !!timer.running && rem > 0);
+    el.classList.toggle("running", running);
     el.classList.toggle("paused", !timer.running && rem > 0);
 
     if (lastRemaining !== null && visible) {
@@ -98,9 +144,29 @@ export default function create(root, ctx) {
       if (lastRemaining > 0 && rem === 0) signal("timeup");
     }
     lastRemaining = rem;
-    if (timer.running && rem > 0) raf = requestAnimationFrame(frame);
-    else pace.stop();
+    if (!running) {
+      pace.stop();
+      return;
+    }
+    const sleep = untilChange(rem, duration, nGone) - LEAD_MS;
+    if (sleep <= 0) {
+      raf = requestAnimationFrame(frame);
+      return;
+    }
+    pace.stop(); // the next frame's gap is a sleep, not a frame interval
+    wake = setTimeout(() => {
+      wake = 0;
+      raf = requestAnimationFrame(frame);
+    }, sleep);
   }
+
+  // A hidden page's timeouts are throttled (to a second, later to a minute): shown again, it draws
+  // at once and counts on from there.
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden || !timer) return;
+    halt();
+    frame();
+  });
 
   return {
     update(state, prev) {
@@ -129,11 +195,8 @@ export default function create(root, ctx) {
         const heldBack = !wasVisible && revealAt != null && clock.now() - revealAt < 3000;
         if (fresh && (heldBack || remainingMs(timer, clock) > timer.duration_ms - 3000)) signal("start");
       }
-      if (!raf) frame();
-      else {
-        cancelAnimationFrame(raf);
-        frame();
-      }
+      halt();
+      frame();
     },
   };
 }

@@ -365,3 +365,46 @@ def test_each_label_is_drawn_for_the_frame_that_shows_it(chromium: Browser, serv
     # late a busy machine's frames run: a figure for bench/timer_sync.py, not a test that a loaded
     # CI machine could fail by chance. FramePace's prediction itself is tested above on fixed
     # frame times.
+
+
+COUNT_FRAMES_JS = """(() => { const real = window.requestAnimationFrame.bind(window); window.__frames = 0;
+  window.requestAnimationFrame = (cb) => real((ts) => { window.__frames++; cb(ts); }); })()"""
+HAND_JS = """() => { const hand = document.querySelector('[data-ref="hand"]');
+  const m = new DOMMatrix(getComputedStyle(hand).transform);
+  const deg = (Math.atan2(m.b, m.a) * 180 / Math.PI + 360) % 360;
+  const timer = window.chgkOverlay.state.timer;
+  const left = timer.running ? timer.ends_at - window.chgkOverlay.clock.now() : timer.remaining_ms;
+  return {deg, due: 360 * (1 - left / timer.duration_ms),
+          sweeps: hand.getAnimations().map(a => [a.playState, a.effect.getComputedTiming().iterations])}; }"""
+
+
+def test_a_running_minute_sleeps_between_its_changes(chromium: Browser, server: Server) -> None:
+    """Between the instants when its digits or ticks change, a running minute's page runs no script
+    frames, and its hand turns on the compositor, where the countdown stands: a minute left on air
+    is cheap (~0.3 → ~0.05 of a core here). Its labels still change in their frames (above)."""
+    r = server.call("POST", "/api/games", {"rules": "tv", "timers": {"minute": 60_000}, "sectors": [
+        {"number": 3, "kind": "regular", "questions": [{"text": "Вопрос", "answer": "Ответ"}]}]})
+    assert r.status_code == 201, r.text
+    game = r.json()["id"]
+    assert server.command(game, type="spin", landed=3).ok, "spin"
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        p = context.new_page()
+        p.add_init_script(COUNT_FRAMES_JS)
+        p.goto(f"{server.url}/overlays/timer?game={game}")
+        p.wait_for_function("window.chgkOverlay?.clock.synced", timeout=20_000)
+        assert server.command(game, type="start_timer").ok, "start"
+        p.wait_for_function("document.querySelector('.tm').classList.contains('running')")
+        # two seconds of a running minute: a few frames around each change, not one every vsync
+        frames = p.evaluate("async () => { const n = window.__frames; await new Promise(r => setTimeout(r, 2000));"
+                            " return window.__frames - n; }")
+        assert frames <= 40, f"{frames} script frames in 2 s"
+        hand = p.evaluate(HAND_JS)
+        assert hand["sweeps"] == [["running", float("inf")]], hand
+        assert abs(hand["deg"] - hand["due"]) < 3, hand
+        assert server.command(game, type="pause_timer").ok, "pause"
+        p.wait_for_function("document.querySelector('.tm').classList.contains('paused')")
+        hand = p.evaluate(HAND_JS)
+        assert hand["sweeps"] == [] and abs(hand["deg"] - hand["due"]) < 0.5, hand
+    finally:
+        context.close()

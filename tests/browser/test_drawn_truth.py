@@ -282,11 +282,20 @@ def pictures(page: Page, model: om.Model) -> list[str]:
     boxes = {"bug": ".bug-box", "lower-third": ".lt-photo"}
     for name, part in model.items():
         if part.picture and name in boxes:
-            box = page.eval_on_selector(f"[data-part='{name}'] {boxes[name]}",
-                                        "e => { const r = e.getBoundingClientRect();"
-                                        " return {x: r.left, y: r.top, width: r.width, height: r.height}; }")
-            if box["width"] < 4 or box["height"] < 4 or dr.opaque_share(page, box) < 0.2:
-                out.append(f"{name}: no picture drawn in {box}")
+            seen: list[dict] = []
+
+            def drawn(sel: str = f"[data-part='{name}'] {boxes[name]}") -> bool:
+                box = page.eval_on_selector(sel, "e => { const r = e.getBoundingClientRect();"
+                                                 " return {x: r.left, y: r.top, width: r.width, height: r.height}; }")
+                seen.append(box)
+                return box["width"] >= 4 and box["height"] >= 4 and dr.opaque_share(page, box) >= 0.2
+
+            # A part comes in only once its picture is decoded (never an empty frame), which a
+            # loaded machine may finish after the rest: the picture has WAIT_MS to be drawn.
+            try:
+                wait_for(drawn, timeout=WAIT_MS / 1000, what=f"{name}'s picture")
+            except AssertionError:
+                out.append(f"{name}: no picture drawn in {seen[-1]}")
     return out
 
 
