@@ -145,6 +145,13 @@ def test_a_prepared_show_from_the_keyboard(server_factory: Callable[..., Server]
         wait_output(straps_page, "lower-third", True)
         expect(straps_page.locator("[data-part='lower-third'] [data-ref='title']")).to_have_text("Анна")
         expect(desk.item("Капитан").locator(".rd-count")).to_have_text(re.compile(r"^[1-4] с$"))
+        # looked at five times a second, written only when the second changes: never the same text again
+        rewrites = desk.item("Капитан").locator(".rd-count").evaluate("""el => new Promise((done) => { let n = 0;
+            const watch = new MutationObserver((records) => { for (const r of records)
+              if ([...r.removedNodes].map(x => x.data).join() === [...r.addedNodes].map(x => x.data).join()) n++; });
+            watch.observe(el, {childList: true});
+            setTimeout(() => { watch.disconnect(); done(n); }, 1000); })""")
+        assert rewrites == 0, rewrites
         wait_output(straps_page, "lower-third", False)
         expect(desk.item("Капитан")).not_to_have_class(re.compile(r"\bon-air\b"), timeout=WAIT)
         desk.saw_notice("rundown_done", timeout_ms=WAIT)
