@@ -326,10 +326,12 @@ def sector_colours(world: World, page: Page, state: dict) -> list[str]:
     out = []
     step = 360 / len(numbers)
     import math
+    points = []
     for s in played:
         a = math.radians(numbers.index(s["number"]) * step + 0.3 * step)
-        x, y = disc[0] + 465 * disc[2] * math.sin(a), disc[1] - 465 * disc[2] * math.cos(a)
-        got = dr.colour_at(page, x, y, r=2)[:3]
+        points.append((disc[0] + 465 * disc[2] * math.sin(a), disc[1] - 465 * disc[2] * math.cos(a)))
+    for s, rgba in zip(played, dr.colours_at(page, points, r=2)):
+        got = rgba[:3]
         dist = {side: sum((g - c) ** 2 for g, c in zip(got, rgb)) for side, rgb in colours.items()}
         if min(dist, key=dist.get) != s["result"]:
             out.append(f"sector {s['number']} won by {s['result']} drawn {got}, nearer {min(dist, key=dist.get)}'s "
