@@ -9,6 +9,7 @@ import { t, onLangChange, currentLang } from "./i18n.js";
 import { pageConfig, h, api, notice, noticeRefusal, refusalText, dropStaleNotices, wireLanguage, dropPointerFocus, bdi,
   keyedChildren, signature } from "./common.js";
 import { dataForm } from "./dataform.js";
+import { setText } from "../lib/dom.js";
 import { ControlConnection, PressOrder, pressedAt } from "./connection.js";
 import { actionButtons, loadLibrary, schemaForm } from "./ograf.js";
 
@@ -315,8 +316,8 @@ function tick() {
   const now = conn.clock.now ? conn.clock.now() : Date.now();
   for (const el of document.querySelectorAll(".rd-count")) {
     const ends = Number(el.dataset.ends);
-    const text = el.dataset.ends && Number.isFinite(ends) ? `${Math.max(0, Math.ceil((ends - now) / 1000))} ${t("rd.sec")}` : "";
-    if (el.textContent !== text) el.textContent = text; // five times a second: only a change is laid out
+    // five times a second: written (and laid out) only when the second changes
+    setText(el, el.dataset.ends && Number.isFinite(ends) ? `${Math.max(0, Math.ceil((ends - now) / 1000))} ${t("rd.sec")}` : "");
   }
 }
 setInterval(tick, 200);
