@@ -50,8 +50,8 @@ class Tab:
     def open(self, url: str) -> Page:
         """Opens an overlay and waits until it is ready and its stage has gone live."""
         self.page.goto(url)
-        self.page.wait_for_function("document.body.classList.contains('ready')", timeout=WAIT_MS)
-        self.page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=WAIT_MS)
+        wait_js(self.page, "document.body.classList.contains('ready')")
+        wait_js(self.page, "document.getElementById('stage').classList.contains('live')")
         return self.page
 
     def close(self) -> None:
@@ -61,6 +61,12 @@ class Tab:
 # How long a page may take to show what it was sent. Waits end as soon as their condition holds,
 # so a generous bound costs nothing on a quiet machine and keeps a loaded 2-core one green.
 WAIT_MS = 10_000
+
+# How often a wait reads its condition: every 30 ms (two frames at 60 Hz), on a timer. Polled on
+# animation frames (Playwright's default), a page with nothing moving draws 60 frames a second for
+# as long as the test waits: ~0.09 of a core in Chromium's renderer and GPU processes, measured.
+# A wait that counts frames (wait_still) still polls on them.
+POLL_MS = 30
 
 
 # Every finite animation and transition on the page has finished; infinite ones (a pulsing light)
@@ -80,8 +86,9 @@ def wait_revealed(page: Page, timeout_ms: int = WAIT_MS) -> None:
     wait_js(page, REVEALED_JS, timeout_ms=timeout_ms)
 
 
-def wait_js(page: Page, expr: str, arg: Any = None, timeout_ms: int = WAIT_MS) -> None:
-    page.wait_for_function(expr, arg=arg, timeout=timeout_ms)
+def wait_js(page: Page, expr: str, arg: Any = None, timeout_ms: int = WAIT_MS,
+            polling: int | str = POLL_MS) -> None:
+    page.wait_for_function(expr, arg=arg, timeout=timeout_ms, polling=polling)
 
 
 def settle(page: Page, timeout_ms: int = WAIT_MS) -> None:
@@ -90,8 +97,8 @@ def settle(page: Page, timeout_ms: int = WAIT_MS) -> None:
 
 
 # Whether every box `sel` matches is where it was in the previous animation frames (position, size
-# and opacity), and none of them has an animation running. Polled once a frame (wait_for_function's
-# default): `window.__still[sel]` counts the frames in a row the boxes have not moved.
+# and opacity), and none of them has an animation running. Polled once a frame (polling "raf"):
+# `window.__still[sel]` counts the frames in a row the boxes have not moved.
 STILL_JS = """sel => {
   const els = [...document.querySelectorAll(sel)];
   const now = JSON.stringify(els.map(e => { const r = e.getBoundingClientRect();
@@ -109,7 +116,7 @@ def wait_still(page: Page, selector: str, timeout_ms: int = WAIT_MS) -> None:
     animation frames and no animation of theirs running (a reorder, a slide, a fade has ended).
     Read a position, size or opacity only after this (or settle), never while something moves."""
     page.evaluate("sel => { if (window.__still) delete window.__still[sel]; }", selector)
-    wait_js(page, STILL_JS, selector, timeout_ms)
+    wait_js(page, STILL_JS, selector, timeout_ms, polling="raf")
 
 
 def text_of(page: Page, selector: str) -> str:
@@ -269,7 +276,8 @@ class PanelPage:
         """The panel shows `rev` (or a later one, `at_least`: a running clock may record a time-up
         before a loaded machine looks) and it has been on screen long enough to act on."""
         self.page.wait_for_function("([rev, later]) => later ? Number(document.body?.dataset.basisRev) >= rev"
-                                    " : document.body?.dataset.basisRev === String(rev)", arg=[rev, at_least])
+                                    " : document.body?.dataset.basisRev === String(rev)", arg=[rev, at_least],
+                                    polling=POLL_MS)
         if game:
             expect(self.page.locator("body")).to_have_attribute("data-game", game)
 
@@ -293,7 +301,7 @@ class PanelPage:
         """Waits until the page has shown a notice with this code (kind, words), even if it is gone."""
         self.page.wait_for_function("""([code, text, kind]) => (window.__notices || []).some((n) =>
             (!code || n.code === code) && (!kind || n.kind === kind) && n.text.includes(text))""",
-                                    arg=[code, text, kind], timeout=timeout_ms)
+                                    arg=[code, text, kind], timeout=timeout_ms, polling=POLL_MS)
 
 
 def assert_big_touch_targets(*locators: Locator) -> None:

@@ -38,7 +38,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import drawn as dr
 from tests.browser import oracle_model as om
-from tests.browser.helpers import SETTLED_JS, WAIT_MS
+from tests.browser.helpers import SETTLED_JS, WAIT_MS, wait_js
 from tests.support import Server, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -142,8 +142,8 @@ class World:
             self.pages[name].on("pageerror", lambda e, n=name: self.findings[(n, "model")].append(f"script error: {e}"))
         page = self.pages[name]
         page.goto(f"{self.srv.url}/overlays/{name}")
-        page.wait_for_function("document.body.classList.contains('ready')"
-                               " && document.getElementById('stage').classList.contains('live')", timeout=WAIT_MS)
+        wait_js(page, "document.body.classList.contains('ready')"
+                " && document.getElementById('stage').classList.contains('live')")
         dr.prepare(page)
         return page
 
@@ -209,10 +209,10 @@ def rest(world: World) -> tuple[dict, dict]:
             continue
         try:
             for page in world.pages.values():
-                page.wait_for_function(ARRIVED_JS, arg=[state["rev"], gfx["seq"]], timeout=WAIT_MS)
+                wait_js(page, ARRIVED_JS, [state["rev"], gfx["seq"]])
                 if isinstance(reveal, (int, float)):  # the page shows the round from its own timer, on its own clock
-                    page.wait_for_function(REVEALED_JS, arg=reveal, timeout=WAIT_MS)
-                page.wait_for_function(SETTLED_JS, timeout=15_000)
+                    wait_js(page, REVEALED_JS, reveal)
+                wait_js(page, SETTLED_JS, timeout_ms=15_000)
         except PlaywrightTimeout:
             if world.public()["rev"] != state["rev"] or world.gfx()["seq"] != gfx["seq"]:
                 continue  # the game moved on by itself (a time-up, an auto-out): rest on the new one
@@ -356,7 +356,7 @@ def spin_secret(world: World, before: dict) -> None:
         return
     state = world.public()
     gfx = world.gfx()
-    page.wait_for_function(ARRIVED_JS, arg=[state["rev"], gfx["seq"]], timeout=WAIT_MS)
+    wait_js(page, ARRIVED_JS, [state["rev"], gfx["seq"]])
     if not page.evaluate(TURNING_JS):
         return
     secrets = round_secrets(state) - round_secrets(before)
