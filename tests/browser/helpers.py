@@ -275,9 +275,8 @@ class PanelPage:
     def wait_rev(self, rev: int, game: str | None = None, at_least: bool = False) -> None:
         """The panel shows `rev` (or a later one, `at_least`: a running clock may record a time-up
         before a loaded machine looks) and it has been on screen long enough to act on."""
-        self.page.wait_for_function("([rev, later]) => later ? Number(document.body?.dataset.basisRev) >= rev"
-                                    " : document.body?.dataset.basisRev === String(rev)", arg=[rev, at_least],
-                                    polling=POLL_MS)
+        wait_js(self.page, "([rev, later]) => later ? Number(document.body?.dataset.basisRev) >= rev"
+                " : document.body?.dataset.basisRev === String(rev)", [rev, at_least], timeout_ms=30_000)
         if game:
             expect(self.page.locator("body")).to_have_attribute("data-game", game)
 
@@ -299,9 +298,9 @@ class PanelPage:
 
     def saw_notice(self, code: str = "", text: str = "", kind: str = "", timeout_ms: int = WAIT_MS) -> None:
         """Waits until the page has shown a notice with this code (kind, words), even if it is gone."""
-        self.page.wait_for_function("""([code, text, kind]) => (window.__notices || []).some((n) =>
+        wait_js(self.page, """([code, text, kind]) => (window.__notices || []).some((n) =>
             (!code || n.code === code) && (!kind || n.kind === kind) && n.text.includes(text))""",
-                                    arg=[code, text, kind], timeout=timeout_ms, polling=POLL_MS)
+                [code, text, kind], timeout_ms)
 
 
 def assert_big_touch_targets(*locators: Locator) -> None:
