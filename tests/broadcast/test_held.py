@@ -8,7 +8,6 @@ so what each receives is exactly what the server wrote."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import threading
 from pathlib import Path

@@ -9,7 +9,6 @@ screenshots of each screen in uk and en go to $CHGK_SCREENSHOT_DIR when it is se
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 

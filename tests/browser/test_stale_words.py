@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
-from tests.browser.helpers import PanelPage, Tab, text_of, wait_js, wait_on_air
+from tests.browser.helpers import PanelPage, Tab, text_of, wait_on_air
 from tests.browser.test_club_overlays import new_club_game
 from tests.browser.test_panel import Panel, on_air
 from tests.support import Server

@@ -7,7 +7,6 @@ page and the real control panel, never reloaded.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import requests
