@@ -150,7 +150,9 @@ def _serve_eventlet(app: Flask, host: str, port: int, ready: Any, cap: int, head
             self._deadline.cancel()  # the application's own time (a websocket, a long poll) is not bounded here
             return ok
 
-    listener = eventlet.listen((host, port), backlog=BACKLOG)
+    # Never SO_REUSEPORT (eventlet's default): a second server started on this port would share it,
+    # the kernel handing it half the overlays and panels, where it must fail with the port in use.
+    listener = eventlet.listen((host, port), backlog=BACKLOG, reuse_port=False)
     if ready:
         ready(listener.getsockname()[1])
     # A direct websocket leaves the pool once its handshake is done (overlay/broadcast/lean.py)
