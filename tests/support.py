@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -349,14 +350,16 @@ class Server:
             if self.log:
                 self.log.close()
             self.log = open(self.log_path, "ab")
+            since = self.log_path.stat().st_size  # what this start says comes after (a restart appends)
             if Zygote.serves(self.env):
                 self.proc = Zygote.of(self.mode).spawn(cmd[3:], self.env, ROOT, self.log_path)  # type: ignore[assignment]
             else:
                 self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
             try:
                 wait_until_up(self.proc, self.url + "/api/time", timeout, output=self.output)
+                self._wait_bound(since, timeout)
             except RuntimeError as exc:
-                if "Address already in use" in self.output():
+                if "Address already in use" in self.output(since):
                     raise PortTaken(str(exc)) from exc
                 raise
 
@@ -368,10 +371,27 @@ class Server:
         self.chosen = False  # served now: a restart keeps this port
         return self
 
-    def output(self) -> str:
+    def output(self, since: int = 0) -> str:
+        """The end of what the server said (from byte `since` of its log on)."""
         if self.log:
             self.log.flush()
-        return self.log_path.read_text(errors="replace")[-3000:] if self.log_path.exists() else ""
+        if not self.log_path.exists():
+            return ""
+        with open(self.log_path, "rb") as f:
+            f.seek(since)
+            return f.read().decode(errors="replace")[-3000:]
+
+    def _wait_bound(self, since: int, timeout: float) -> None:
+        """Waits until this server says it listens on its port. /api/time answers from any server
+        there: one started elsewhere on the same free port first (another test process's, the
+        Companion tests') answers it while this one exits with the address in use."""
+        bound = re.compile(rf"listening on https?://\S+:{self.port}\b")
+        deadline = time.monotonic() + timeout
+        while not bound.search(self.output(since)):
+            if self.proc.poll() is not None or time.monotonic() > deadline:  # type: ignore[union-attr]
+                raise RuntimeError(f"another program answers on port {self.port}; this server said: "
+                                   f"{self.output(since)}")
+            time.sleep(0.02)
 
     def kill(self) -> None:
         """SIGKILL: no clean shutdown, exactly like a crash."""

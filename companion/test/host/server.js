@@ -33,8 +33,25 @@ export class Server {
 		return `http://127.0.0.1:${this.port}`
 	}
 
+	/** Starts the server; a restart keeps its port. A port chosen here that another program takes
+	 * before the server binds it (another test's server picked the same free port) is given up for a
+	 * new one, as tests/support.py does: that program may even answer /api/time meanwhile, so the
+	 * server counts as up only once it says it listens on its port. */
 	async start(port) {
+		const movable = !port && !this.port
 		this.port = port || this.port || (await freePort())
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await this.#startOnce()
+			} catch (err) {
+				if (!movable || attempt === 3 || !this.said.includes('Address already in use')) throw err
+				this.port = await freePort()
+			}
+		}
+	}
+
+	async #startOnce() {
+		this.said = '' // this start's own words
 		this.proc = spawn(
 			PYTHON,
 			[
@@ -56,20 +73,27 @@ export class Server {
 				stdio: ['ignore', 'pipe', 'pipe'],
 			},
 		)
-		this.proc.stdout.on('data', (d) => (this.output = (this.output + d).slice(-20000)))
-		this.proc.stderr.on('data', (d) => (this.output = (this.output + d).slice(-20000)))
+		const heard = (d) => {
+			this.said = (this.said + d).slice(-20000)
+			this.output = (this.output + d).slice(-20000)
+		}
+		this.proc.stdout.on('data', heard)
+		this.proc.stderr.on('data', heard)
+		const listening = new RegExp(`listening on https?://\\S+:${this.port}\\b`)
 		const deadline = Date.now() + 60000
 		while (Date.now() < deadline) {
-			if (this.proc.exitCode !== null) throw new Error(`server exited with ${this.proc.exitCode}: ${this.output}`)
-			try {
-				const res = await fetch(`${this.base}/api/time`, { signal: AbortSignal.timeout(5000) })
-				if (res.ok) return this
-			} catch {
-				// not up yet
+			if (this.proc.exitCode !== null) throw new Error(`server exited with ${this.proc.exitCode}: ${this.said}`)
+			if (listening.test(this.said)) {
+				try {
+					const res = await fetch(`${this.base}/api/time`, { signal: AbortSignal.timeout(5000) })
+					if (res.ok) return this
+				} catch {
+					// not answering yet
+				}
 			}
 			await new Promise((r) => setTimeout(r, 50))
 		}
-		throw new Error(`server did not start in 60 s: ${this.output}`)
+		throw new Error(`server did not start in 60 s: ${this.said}`)
 	}
 
 	async stop() {
