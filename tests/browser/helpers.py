@@ -18,6 +18,10 @@ SAFE = {"left": 96, "top": 54, "right": 1824, "bottom": 1026}
 TRANSPARENT = ["rgba(0, 0, 0, 0)"] * 3
 STUDIO_BACKDROP = "html { background: #262a3b !important; }"
 
+# How long a page may take to show what it was sent. Waits end as soon as their condition holds,
+# so a generous bound costs nothing on a quiet machine and keeps a loaded 2-core one green.
+WAIT_MS = 10_000
+
 
 # --- overlays ------------------------------------------------------------------------------------
 
@@ -47,20 +51,15 @@ class Tab:
         if msg.type in ("error", "warning"):
             self.errors.append(f"console.{msg.type}: {msg.text}")
 
-    def open(self, url: str) -> Page:
+    def open(self, url: str, timeout_ms: int = WAIT_MS) -> Page:
         """Opens an overlay and waits until it is ready and its stage has gone live."""
         self.page.goto(url)
-        wait_js(self.page, "document.body.classList.contains('ready')")
-        wait_js(self.page, "document.getElementById('stage').classList.contains('live')")
+        wait_live(self.page, timeout_ms)
         return self.page
 
     def close(self) -> None:
         (self.page if self.shared else self.context).close()
 
-
-# How long a page may take to show what it was sent. Waits end as soon as their condition holds,
-# so a generous bound costs nothing on a quiet machine and keeps a loaded 2-core one green.
-WAIT_MS = 10_000
 
 # How often a wait reads its condition: every 30 ms (two frames at 60 Hz), on a timer. Polled on
 # animation frames (Playwright's default), a page with nothing moving draws 60 frames a second for
@@ -89,6 +88,16 @@ def wait_revealed(page: Page, timeout_ms: int = WAIT_MS) -> None:
 def wait_js(page: Page, expr: str, arg: Any = None, timeout_ms: int = WAIT_MS,
             polling: int | str = POLL_MS) -> None:
     page.wait_for_function(expr, arg=arg, timeout=timeout_ms, polling=polling)
+
+
+# The shared client's page is ready (fonts loaded) and its stage live (two frames after ready:
+# before that no entrance has begun to be waited on). static/lib/client.js `reveal`, `play`.
+LIVE_JS = "document.body.classList.contains('ready') && document.getElementById('stage').classList.contains('live')"
+
+
+def wait_live(page: Page, timeout_ms: int = WAIT_MS) -> None:
+    """Waits, after a goto or a reload, until the overlay is ready and its stage live."""
+    wait_js(page, LIVE_JS, timeout_ms=timeout_ms)
 
 
 def settle(page: Page, timeout_ms: int = WAIT_MS) -> None:

@@ -38,7 +38,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import drawn as dr
 from tests.browser import oracle_model as om
-from tests.browser.helpers import SETTLED_JS, WAIT_MS, wait_js
+from tests.browser.helpers import SETTLED_JS, WAIT_MS, wait_js, wait_live
 from tests.support import Server, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -142,8 +142,7 @@ class World:
             self.pages[name].on("pageerror", lambda e, n=name: self.findings[(n, "model")].append(f"script error: {e}"))
         page = self.pages[name]
         page.goto(f"{self.srv.url}/overlays/{name}")
-        wait_js(page, "document.body.classList.contains('ready')"
-                " && document.getElementById('stage').classList.contains('live')")
+        wait_live(page)
         dr.prepare(page)
         return page
 

@@ -79,11 +79,8 @@ class Desk(PanelPage):
 
 
 def output(tab: Tab, url: str) -> Page:
-    """An overlay page, ready and live (as Tab.open, with waits a loaded machine does not fail)."""
-    tab.page.goto(url)
-    tab.page.wait_for_function("document.body.classList.contains('ready')"
-                               " && document.getElementById('stage').classList.contains('live')", timeout=WAIT)
-    return tab.page
+    """An overlay page, ready and live, with this module's longer wait (a loaded machine does not fail it)."""
+    return tab.open(url, WAIT)
 
 
 def on_output(page: Page, part: str) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.helpers import QUICK_SPIN, WAIT_MS, Tab, settle, wait_js
+from tests.browser.helpers import QUICK_SPIN, Tab, settle, wait_js, wait_live
 from tests.browser.test_overlays import game_spec
 from tests.support import Server
 
@@ -78,7 +78,7 @@ def assert_drawn_score(pages: list[Page], state: dict, what: str) -> None:
 def open_both(server: Server, pages: list[Page]) -> None:
     for page, path in zip(pages, ("/overlays/scoreboard", "/overlays/full")):
         page.goto(server.url + path)
-        page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=WAIT_MS)
+        wait_live(page)
 
 
 def test_a_verdict_undone_at_once_leaves_the_games_score(server: Server, pages: list[Page]) -> None:

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from playwright.sync_api import Page
 
 from tests.browser.helpers import (SAFE, TRANSPARENT, WAIT_MS, Tab, backgrounds, screenshot, screenshot_dir, small_text,
-                                   wait_js, wait_off_air, wait_on_air)
+                                   wait_js, wait_live, wait_off_air, wait_on_air)
 from tests.support import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -234,7 +234,7 @@ def test_slate_counts_down_on_server_time_and_a_reload_shows_the_same_second(srv
     assert small_text(page) == []
     screenshot(page, screenshot_dir(tmp_path), "slate")
     page.reload()
-    page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=10_000)
+    wait_live(page)
     wait_on_air(page, "slate")
     left = page.evaluate("e => Math.ceil((e - window.chgkOverlay.clock.now()) / 1000)", data["ends_at"])
     m, s = time_text(page).split(":")
@@ -313,7 +313,7 @@ def test_credits_roll_up_and_resume_where_they_are_after_a_reload(srv: Server, o
     screenshot(page, screenshot_dir(tmp_path), "credits")
     before = roll_y(page)
     page.reload()
-    page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=10_000)
+    wait_live(page)
     wait_on_air(page, "credits")
     after = roll_y(page)
     assert after < before  # resumed further on, not from the bottom

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Frame, Page
 
-from tests.browser.helpers import WAIT_MS, Tab, settle
+from tests.browser.helpers import WAIT_MS, Tab, settle, wait_live
 from tests.browser.test_rundown import Desk
 from tests.support import Server, wait_for
 
@@ -73,10 +73,7 @@ def wait_drawn(page: Page, frame: Frame | None, selector: str, rgb: tuple[int, i
 
 
 def show_ready(tab: Tab, url: str) -> Page:
-    tab.page.goto(url)
-    tab.page.wait_for_function("document.body.classList.contains('ready')"
-                               " && document.getElementById('stage').classList.contains('live')", timeout=WAIT_MS)
-    return tab.page
+    return tab.open(url)
 
 
 BUG = "[data-part='bug'] .bug-box"
@@ -110,7 +107,7 @@ def test_pictures_named_by_media_id_are_drawn_on_the_show_output_and_the_desk_mo
         assert close(drawn_at(page, 96 + 160, 54 + 80), BUG_RGB)
         settle(page)
         page.reload()
-        page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=WAIT_MS)
+        wait_live(page)
         wait_drawn(page, None, BUG, BUG_RGB, "the bug after a reload")
         wait_drawn(page, None, PHOTO, PHOTO_RGB, "the photo after a reload")
 

@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Frame, Page, expect
 
-from tests.browser.helpers import WAIT_MS, Tab, screenshot_dir, settle
+from tests.browser.helpers import WAIT_MS, Tab, screenshot_dir, settle, wait_live
 from tests.browser.test_rundown import Desk
 from tests.support import Server
 
@@ -106,10 +106,7 @@ def wait_parts(where: Page | Frame, parts: list[str], off: tuple[str, ...] = ())
 
 
 def open_show(tab: Tab, url: str) -> Page:
-    tab.page.goto(url)
-    tab.page.wait_for_function("document.body.classList.contains('ready')"
-                               " && document.getElementById('stage').classList.contains('live')", timeout=WAIT_MS)
-    return tab.page
+    return tab.open(url)
 
 
 TICKER = ["Следующая игра — в субботу", "Вопросы присылайте на сайт клуба"]
@@ -211,7 +208,7 @@ def test_layers_stack_in_one_order_on_the_output_and_the_desk_monitor(
         assert "Новости" in visible_on_top(page, "ticker")
         # a reload after the end draws nothing of them either
         page.reload()
-        page.wait_for_function("document.getElementById('stage').classList.contains('live')", timeout=WAIT_MS)
+        wait_live(page)
         wait_parts(page, ["ticker"], off=("credits",))
         shot = Image.open(io.BytesIO(page.screenshot(omit_background=True))).convert("RGBA")
         assert shot.crop((800, 0, 1920, 900)).getchannel("A").getextrema() == (0, 0)

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import drawn
+from tests.browser.helpers import wait_live
 from tests.support import Server
 
 from .helpers import FAST, approved_members, ok, play_club
@@ -58,9 +59,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
 def overlay(chromium: Browser, srv: Server, name: str) -> Page:
     page = chromium.new_page(viewport={"width": 1920, "height": 1080})
     page.goto(f"{srv.url}/overlays/{name}")
-    page.wait_for_function("document.body.classList.contains('ready')")
-    # the stage goes live two frames after ready: before that no entrance has begun to be waited on
-    page.wait_for_function("document.getElementById('stage').classList.contains('live')")
+    wait_live(page, 30_000)  # Playwright's default, as before
     drawn.prepare(page)
     return page
 
