@@ -26,7 +26,6 @@ export function freePort() {
 export class Server {
 	constructor() {
 		this.data = mkdtempSync(path.join(os.tmpdir(), 'chgk-companion-'))
-		this.output = ''
 	}
 
 	get base() {
@@ -73,10 +72,7 @@ export class Server {
 				stdio: ['ignore', 'pipe', 'pipe'],
 			},
 		)
-		const heard = (d) => {
-			this.said = (this.said + d).slice(-20000)
-			this.output = (this.output + d).slice(-20000)
-		}
+		const heard = (d) => (this.said = (this.said + d).slice(-20000))
 		this.proc.stdout.on('data', heard)
 		this.proc.stderr.on('data', heard)
 		const listening = new RegExp(`listening on https?://\\S+:${this.port}\\b`)
