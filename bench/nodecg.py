@@ -162,6 +162,7 @@ def stages(trace: Path, r: dict) -> dict[str, float]:
     """Median ms of each stage over the row's timed commands: the server's stamps (trace) matched
     to the client's sends (the first server request that started after each send)."""
     recs = [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
+    recs = [x for x in recs if "req" in x]  # checkpoint stamps are lines of their own
     starts = [x["req"] for x in recs]
     out: dict[str, list[float]] = {name: [] for name, _, _ in STAGES}
     for k, sent in enumerate(r["sent_ns"]):

@@ -79,6 +79,16 @@ def hook_store(mod: Any) -> None:
     mod.Store.append = timed(mod.Store.append, "commit0", "commit1")
     mod.Store.drop_from = timed(mod.Store.drop_from, "commit0", "commit1")
     mod.Store.sync = timed(mod.Store.sync, "sync0", "sync1")
+    orig_checkpoint = mod.Store._checkpoint
+
+    def checkpoint(self: Any) -> None:
+        t0 = now()
+        try:
+            orig_checkpoint(self)
+        finally:
+            lines.append(json.dumps({"checkpoint0": t0, "checkpoint1": now()}) + "\n")
+
+    mod.Store._checkpoint = checkpoint
 
 
 def hook_fanout(mod: Any) -> None:
