@@ -32,6 +32,15 @@ TOKEN = "test-token-1"
 PASSWORD = "test-password-1"
 REDIS_KEY = "test-redis-key-1"
 
+
+def static_url(path: str) -> str:
+    """A static file's address as our pages name it (overlay/web/assets.py: versioned by the static
+    tree's content, which the test servers share with this checkout). A page's own modules are
+    imported at this address, so a test gets the instance the page runs, not a second one."""
+    from overlay.web.app import resource_dir
+    from overlay.web.assets import tree_version
+    return f"/static/v/{tree_version(resource_dir('static').resolve())}/{path}"
+
 # The system Chromium, never a downloaded browser. Autoplay: overlays play their signals unattended.
 # Debian's Chromium as a headless shell (package chromium-headless-shell: the same Blink, Skia and
 # fonts, without the full browser's own windowing and UI): a page costs about 40 % less CPU than

@@ -10,14 +10,13 @@ import sys
 
 from flask import Flask
 
-from ..web.app import JSONProvider, resource_dir
+from ..web.app import JSONProvider, base_app
 from ..config import configure
 from .mirror import Feed, Mirror
 
 
 def create_edge_app(test_config: dict | None = None) -> Flask:
-    app = Flask("overlay", template_folder=str(resource_dir("templates")),
-                static_folder=str(resource_dir("static")), instance_relative_config=False)
+    app = base_app()
     configure(app, test_config, operators=False)
     app.config["EDGE"] = True
     app.json = JSONProvider(app)

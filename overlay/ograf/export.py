@@ -39,6 +39,7 @@ STATIC_PARTS = ("lib", "overlays", "themes", "fonts", "vendor/socket.io", "ograf
 SKIP = re.compile(r"(README\.md|\.py|/thumbnails/.*)$")
 TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".json": "application/json", ".css": "text/css",
          ".png": "image/png", ".svg": "image/svg+xml", ".woff2": "font/woff2", ".txt": "text/plain"}
+STATIC = r"/static/(?:v/\w+/)?"  # a page's static address, versioned (web/assets.py) or not
 ZIP_TIME = (2026, 1, 1, 0, 0, 0)  # a fixed date: the same graphics give the same zip
 
 
@@ -56,8 +57,8 @@ def _stage(page: str, graphic: str) -> dict[str, Any]:
     end = page.index('<script type="application/json" id="i18n-air">')
     inner = page[start:end].rstrip()
     assert inner.endswith("</div>"), graphic
-    links = re.findall(r'<link rel="stylesheet" href="/static/([^"]+)">', page)
-    module = re.search(r'import create from "/static/overlays/([\w-]+)\.js"', page)
+    links = re.findall(rf'<link rel="stylesheet" href="{STATIC}([^"]+)">', page)
+    module = re.search(rf'import create from "{STATIC}overlays/([\w-]+)\.js"', page)
     return {"graphic": graphic, "kind": manifests.kind(graphic), "steps": list(manifests.STEPS.get(graphic, ())),
             "module": module.group(1) if module else graphic,
             "styles": [s for s in links if not s.startswith(("fonts/", "themes/"))],

@@ -260,17 +260,16 @@ def plan(data: Path | str, game: str, *, graphic: str = "scoreboard", start: str
 
 def page_server(data: Path) -> tuple[Any, int]:
     """The overlay pages as the live server renders them, from a WSGI server of this process."""
-    from flask import Flask, Response, abort, send_file
+    from flask import Response, abort, send_file
     from werkzeug.serving import make_server
 
     from ..config import DEFAULTS
     from ..graphics import themes
     from ..i18n import web as i18n
     from ..web import pages
-    from ..web.app import resource_dir
+    from ..web.app import base_app
 
-    app = Flask("overlay", template_folder=str(resource_dir("templates")),
-                static_folder=str(resource_dir("static")), instance_relative_config=False)
+    app = base_app()
     app.config.update(DEFAULTS)
     app.config.update(DATA=str(data), SECRET_KEY=secrets.token_urlsafe(16))
     i18n.install(app)
@@ -420,7 +419,7 @@ def render(p: Plan, *, progress: Callable[[Progress], None] | None = None,
                 ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
                 page = ctx.new_page()
                 page.add_init_script(path=str(STATIC / "render" / "clock.js"))
-                page.route("**/static/vendor/socket.io/**", lambda route: route.fulfill(
+                page.route("**/vendor/socket.io/**", lambda route: route.fulfill(
                     status=200, content_type="text/javascript",
                     body=(STATIC / "render" / "socket.js").read_text(encoding="utf-8")))
                 errors: list[str] = []

@@ -50,9 +50,17 @@ def in_thread(mode: str) -> Callable[[Callable[[], None]], None]:
     return lambda fn: threading.Thread(target=fn, daemon=True, name="sqlite-checkpoint").start()
 
 
+def base_app() -> Flask:
+    """A Flask app of ours: the templates, and the static files at versioned addresses (assets.py)."""
+    from . import assets
+    app = Flask("overlay", template_folder=str(resource_dir("templates")), static_folder=None,
+                instance_relative_config=False)
+    assets.install(app, resource_dir("static"))
+    return app
+
+
 def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask("overlay", template_folder=str(resource_dir("templates")),
-                static_folder=str(resource_dir("static")), instance_relative_config=False)
+    app = base_app()
     configure(app, test_config)
     app.json = JSONProvider(app)
     app.json.ensure_ascii = False  # UTF-8 JSON: Cyrillic stays readable in logs and tools

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.support import Server
+from tests.support import Server, static_url
 
 pytestmark = [pytest.mark.browser]
 
@@ -87,8 +87,8 @@ def run(page: Page, script: str, arg: object = None) -> object:
     page.evaluate(FAKE)
     return page.evaluate(
         "async ([body, arg]) => {"
-        "  const { ServerClock, MAX_RTT_MS } = await import('/static/lib/clock.js');"
-        "  const { FramePace, remainingMs } = await import('/static/lib/timer.js');"
+        f"  const {{ ServerClock, MAX_RTT_MS }} = await import('{static_url('lib/clock.js')}');"
+        f"  const {{ FramePace, remainingMs }} = await import('{static_url('lib/timer.js')}');"
         "  return await new Function('ServerClock', 'MAX_RTT_MS', 'FramePace', 'remainingMs', 'arg',"
         "    `return (async () => { ${body} })()`)(ServerClock, MAX_RTT_MS, FramePace, remainingMs, arg);"
         "}", [script, arg])

@@ -29,7 +29,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.helpers import WAIT_MS, PanelPage, Tab, screenshot_dir
-from tests.support import Server
+from tests.support import Server, static_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -334,7 +334,7 @@ def test_own_graphics_play_from_the_rundown_and_a_hostile_graphic_is_contained(
     show.shot("hostile")
     assert page.url == f"{srv.url}/overlays/show"
     assert page.evaluate("() => !!window.chgkOverlay && document.body.classList.contains('ready')")
-    ours = ("/ograf/pkg/", "/static/ograf/frame.js", "/ograf/frame/")
+    ours = ("/ograf/pkg/", static_url("ograf/frame.js"), "/ograf/frame/")
     assert [u for u in answered if not any(p in u for p in ours)] == []  # nothing reached /api or another origin
     assert {u: why for u, why in stopped.items() if not any(p in u for p in ours)} == {
         f"{srv.url}/api/rundowns": "csp", "https://example.org/evil.mjs": "csp"}  # the CSP stopped them in the browser

@@ -19,7 +19,7 @@ from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, e
 
 from overlay.i18n import Catalogs
 from tests.browser.helpers import QUICK_SPIN, PanelPage, assert_big_touch_targets, fits_the_screen
-from tests.support import ROOT, Server
+from tests.support import ROOT, Server, static_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -635,10 +635,10 @@ def _probe(server: Server, page: Page, game: str) -> list[str]:
     player = (state["decisive"]["players"] or state["experts"]["players"][1:])[0]
     probes = [(t, {**f, "player": player} if "player" in f else f) for t, f in PROBES]
     mirror = page.evaluate(
-        """async ([state, probes]) => {
-             const rules = await import('/static/control/rules.js');
+        f"""async ([state, probes]) => {{
+             const rules = await import('{static_url('control/rules.js')}');
              return probes.map(([type, fields]) => rules.check(state, type, fields).ok);
-           }""", [state, probes])
+           }}""", [state, probes])
     wrong, rev = [], state["rev"]
     for (type_, fields), allowed in zip(probes, mirror):
         r = server.call("POST", f"/api/games/{game}/commands", {"type": type_, **fields, "expected_rev": rev})

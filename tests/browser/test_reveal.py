@@ -218,7 +218,7 @@ def test_a_page_on_a_coarse_first_clock_reveals_at_reveal_at_once_corrected(serv
     tab = Tab(chromium)
     tabs.append(tab)
     page = tab.page
-    page.route("**/static/vendor/socket.io/socket.io.esm.min.js",
+    page.route("**/vendor/socket.io/socket.io.esm.min.js",  # at its versioned address
                lambda route: route.fulfill(body=COARSE_SOCKET_JS, content_type="text/javascript"))
     page.goto(server.url + "/overlays/question")  # once before: its files cached, the load is quick
     page.wait_for_function("document.body.classList.contains('ready')", timeout=WAIT_MS)

@@ -11,7 +11,7 @@ import requests
 from playwright.sync_api import Browser
 
 from overlay.web.app import create_app
-from tests.support import ROOT, Server
+from tests.support import ROOT, Server, static_url
 
 NIGHT_CSS = (":root {\n  --c-accent: #7fd1ff;\n  --c-text: #eaf6ff;\n}\n"
              ".overlay .owl { background: url(night.svg) center / contain no-repeat; -webkit-mask: none; mask: none; }\n")
@@ -87,7 +87,7 @@ def test_api_lists_every_theme(srv: Server):
     themes = r.json()["themes"]
     assert [t["name"] for t in themes] == ["classic", "light", "night", "sun_2"]
     by = {t["name"]: t for t in themes}
-    assert by["classic"] == {"name": "classic", "source": "shipped", "css": "/static/themes/classic.css", "logo": None}
+    assert by["classic"] == {"name": "classic", "source": "shipped", "css": static_url("themes/classic.css"), "logo": None}
     assert by["night"] == {"name": "night", "source": "custom", "css": "/themes/night.css", "logo": "/themes/night.svg"}
     assert by["sun_2"]["logo"] == "/themes/sun_2.png"
 
@@ -118,9 +118,9 @@ def test_template_helpers_for_the_overlays(tmp_path: Path):
         env = app.jinja_env
         render = lambda src, **kw: env.from_string(src).render(**kw)  # noqa: E731
         assert render("{{ theme_url('night') }}") == "/themes/night.css"
-        assert render("{{ theme_url('light') }}") == "/static/themes/light.css"
+        assert render("{{ theme_url('light') }}") == static_url("themes/light.css")
         for unknown in ("nope", "../secret_key", "NIGHT", "", None, 5):
-            assert render("{{ theme_url(t) }}", t=unknown) == "/static/themes/classic.css"
+            assert render("{{ theme_url(t) }}", t=unknown) == static_url("themes/classic.css")
             assert render("{{ theme_exists(t) }}", t=unknown) == "False"
         assert render("{{ theme_exists('night') }} {{ theme_exists('classic') }}") == "True True"
         assert render("{{ theme_logo_url('night') }} {{ theme_logo_url('classic') }}") == "/themes/night.svg None"

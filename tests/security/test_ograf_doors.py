@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.support import Server
+from tests.support import Server, static_url
 from tests.web.test_ograf_library import GOOD, manifest, stored, upload, zip_of
 
 pytestmark = pytest.mark.slow
@@ -95,9 +95,9 @@ def test_the_frame_document_does_not_take_its_addresses_from_the_host_header(ser
     assert forged.status_code == 200
     assert "evil.example" not in forged.headers["Content-Security-Policy"] + forged.text, forged.headers
     assert "script-src 'self'" in forged.headers["Content-Security-Policy"]
-    assert '<script src="/static/ograf/frame.js">' in forged.text
+    assert f'<script src="{static_url("ograf/frame.js")}">' in forged.text
     ours = requests.get(server.url + "/ograf/frame/hosted", timeout=10)
-    assert f"script-src {server.url}/static/ograf/frame.js {server.url}/ograf/pkg/" in ours.headers["Content-Security-Policy"]
+    assert f"script-src {server.url}{static_url('ograf/frame.js')} {server.url}/ograf/pkg/" in ours.headers["Content-Security-Policy"]
 
 
 @pytest.mark.parametrize("files, named, words", [
