@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import tempfile
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -91,6 +92,12 @@ def setup(srv: Server, name: str) -> None:
                                            "data": {"title": "Анна Иванова", "subtitle": "капитан"}})
     if name == "result":
         srv.call("POST", "/api/graphics", {"action": "show", "graphic": "result"})
+    # the question, its minute and a blitz are drawn once the top has stopped (`reveal_at`):
+    # a page opened before that would rightly show nothing yet
+    state = srv.state("g1")
+    reveal_at = (state.get("round") or {}).get("reveal_at")
+    if reveal_at:
+        time.sleep(max(0.0, (reveal_at - state["server_now"]) / 1000) + 0.1)
 
 
 def load(context, url: str, rev: int) -> dict:
