@@ -315,8 +315,7 @@ async function main() {
 		target: a.target, n: a.n, commands: a.commands, warmup: a.warmup, connect_ms: connectMs,
 		latency_ms: latency, first_ms: first, median_ms: median, ack_ms: ack, sent_ns: sentAt, stale: holders.stale, errors: errors.slice(0, 20),
 		client_cpu_ms: (cpu.user + cpu.system) / 1000,
-	}) + "\n");
-	process.exit(0);
+	}) + "\n", () => process.exit(0)); // a pipe is written asynchronously: exit once all of it is out
 }
 
 main().catch((err) => {
