@@ -2,10 +2,12 @@
 output, the audience page, the panel's pages — names its stylesheets, modules, fonts and sounds
 under `/static/v/<version>/`, which answers them as immutable; what those name by relative
 addresses (a stylesheet's fonts) keeps the prefix. The version is the static tree's content: a
-release that changes one byte, or a file's name, has another. The plain address and an old
-version's still answer, revalidated; neither reaches outside the folder."""
+release that changes one byte, or a file's name, has another, and a file edited while the server
+runs is not cached under the old one. The plain address and an old version's still answer,
+revalidated; neither reaches outside the folder."""
 from __future__ import annotations
 
+import http.client
 import re
 import shutil
 from pathlib import Path
@@ -13,11 +15,13 @@ from urllib.parse import urljoin
 
 import pytest
 import requests
+from flask import Flask
 
 from overlay.graphics.game import GRAPHICS
+from overlay.web import assets
 from overlay.web.app import resource_dir
-from overlay.web.assets import tree_version
-from tests.support import TOKEN, Server
+from overlay.web.assets import snapshot, tree_version
+from tests.support import ROOT, TOKEN, Server
 
 PAGES = [f"/overlays/{g}" for g in (*GRAPHICS, "show")] + ["/", "/live", "/control/", "/control/rundown",
                                                              "/control/graphics", "/control/admin/"]
@@ -75,14 +79,29 @@ def test_the_plain_address_and_an_old_version_answer_revalidated(server: Server)
         assert "immutable" not in r.headers["Cache-Control"] and "no-cache" in r.headers["Cache-Control"], path
 
 
+def raw_get(server: Server, path: str) -> tuple[int, bytes]:
+    """The path exactly as written: requests would resolve its dot segments before sending."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("GET", path)
+        r = conn.getresponse()
+        return r.status, r.read()
+    finally:
+        conn.close()
+
+
+# From the checkout's static/, `../overlay/web/auth.py` is a real file (in an installed package,
+# `../web/auth.py`): every path below would reach it without the server's guard.
 @pytest.mark.parametrize("path", [
-    "/static/v/{v}/../../overlay/web/auth.py", "/static/v/{v}/..%2f..%2foverlay%2fweb%2fauth.py",
-    "/static/v/{v}/%2e%2e/%2e%2e/overlay/web/auth.py", "/static/v/..%2f..%2foverlay/web/auth.py",
-    "/static/v/{v}//etc/passwd", "/static/v/{v}/nothing-here.js"])
+    "/static/v/{v}/../overlay/web/auth.py", "/static/v/{v}/..%2foverlay%2fweb%2fauth.py",
+    "/static/v/{v}/%2e%2e/overlay/web/auth.py", "/static/v/..%2f..%2foverlay/web/auth.py",
+    "/static/v/{v}/..%5coverlay%5cweb%5cauth.py", "/static/v/{v}/../web/auth.py", "/static/v/{v}/nothing-here.js"])
 def test_nothing_outside_the_folder_answers_at_a_versioned_address(server: Server, path: str) -> None:
+    assert (ROOT / "static" / ".." / "overlay" / "web" / "auth.py").is_file()
     version = re.search(r"/static/v/(\w+)/", get(server, "/live").text).group(1)
-    r = get(server, path.format(v=version))
-    assert r.status_code == 404, (path, r.status_code)
+    status, body = raw_get(server, path.format(v=version))
+    assert status in (400, 404), (path, status)
+    assert b"def " not in body
 
 
 def test_the_version_is_the_trees_content(tmp_path: Path) -> None:
@@ -94,9 +113,29 @@ def test_the_version_is_the_trees_content(tmp_path: Path) -> None:
     assert tree_version(b) == same  # another folder, the same files
     client = b / "client.js"
     client.write_bytes(client.read_bytes() + b" ")
-    tree_version.cache_clear()
+    snapshot.cache_clear()
     one_byte = tree_version(b)
     assert one_byte != same
     (b / "client.js").rename(b / "client2.js")
-    tree_version.cache_clear()
+    snapshot.cache_clear()
     assert tree_version(b) not in (same, one_byte)  # a name is content too
+
+
+def test_a_file_edited_while_the_server_runs_is_not_cached_under_the_old_version(tmp_path: Path) -> None:
+    """Its bytes are not the version's: immutable for them would keep them for a year, and a later
+    tree with the old bytes again (a branch switched back) would share the version's name."""
+    folder = tmp_path / "static"
+    folder.mkdir()
+    (folder / "a.js").write_text("export const a = 1;\n")
+    app = Flask("assets-test", static_folder=None)
+    version = assets.install(app, folder)
+    web = app.test_client()
+    r = web.get(f"/static/v/{version}/a.js")
+    assert r.status_code == 200 and r.headers["Cache-Control"] == IMMUTABLE
+    (folder / "a.js").write_text("export const a = 2;\n")  # same size, new bytes
+    r = web.get(f"/static/v/{version}/a.js")
+    assert r.status_code == 200 and r.data == b"export const a = 2;\n"
+    assert "immutable" not in r.headers["Cache-Control"] and "no-cache" in r.headers["Cache-Control"]
+    (folder / "b.js").write_text("export const b = 1;\n")  # a file new since the start
+    r = web.get(f"/static/v/{version}/b.js")
+    assert r.status_code == 200 and "no-cache" in r.headers["Cache-Control"]
