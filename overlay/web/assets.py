@@ -62,12 +62,10 @@ def install(app: Flask, folder: Path) -> str:
     (`static_plain`), on an app created with `static_folder=None`. Returns the version."""
     app.static_folder = str(folder)
     version, stamps = snapshot(folder.resolve())
-    app.config["STATIC_VERSION"] = version
 
     def versioned(tag: str, filename: str) -> Response:
-        # immutable only for this version's own bytes: a file edited while the server runs (or an
-        # old page's version) is served as it is now, revalidated, and never cached under a name
-        # that a later tree with the old bytes would use again
+        # immutable only for the bytes hashed into this version: a file edited since the start, or
+        # another version's address, is served as the file now is, revalidated
         current = tag == version and _unchanged(folder, filename, stamps)
         resp = send_from_directory(folder, filename, max_age=YEAR_S if current else None)
         if current:
