@@ -23,27 +23,20 @@ from playwright.sync_api import sync_playwright
 from _common import Server, machine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.browser.helpers import LIVE_JS  # noqa: E402
+from tests.browser.helpers import LIVE_JS, StaticFetches  # noqa: E402
 from tests.support import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 
 def reloads(page, n: int) -> tuple[list[float], list[int]]:
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    sent: dict[str, str] = {}
-    cached: set[str] = set()
-    cdp.on("Network.requestWillBeSent", lambda e: sent.__setitem__(e["requestId"], e["request"]["url"]))
-    cdp.on("Network.requestServedFromCache", lambda e: cached.add(e["requestId"]))
-    cdp.on("Network.responseReceived", lambda e: e["response"].get("fromDiskCache") and cached.add(e["requestId"]))
+    fetches = StaticFetches(page)
     times, fetched = [], []
     for _ in range(n):
-        sent.clear()
-        cached.clear()
+        fetches.reset()
         t0 = time.perf_counter()
         page.reload(wait_until="commit")
         page.wait_for_function(LIVE_JS, polling=2)
         times.append((time.perf_counter() - t0) * 1000)
-        fetched.append(sum(1 for rid, url in sent.items() if "/static/" in url and rid not in cached))
+        fetched.append(len(fetches.fetched()))
     return times, fetched
 
 

@@ -3,6 +3,7 @@ API client, starting and stopping child processes, and the system Chromium's lau
 from __future__ import annotations
 
 import atexit
+import http.client
 import json
 import os
 import re
@@ -31,6 +32,24 @@ ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "test-token-1"
 PASSWORD = "test-password-1"
 REDIS_KEY = "test-redis-key-1"
+
+
+def raw_get(srv: "Server", path: str, follow: int = 2) -> tuple[int, bytes]:
+    """GET the path exactly as written: no client normalises the dot segments or escapes away.
+    A redirect (e.g. `//` merged into `/`) is followed on this server only, `follow` times."""
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+    try:
+        conn.putrequest("GET", path, skip_accept_encoding=True)
+        conn.endheaders()
+        r = conn.getresponse()
+        status, body, location = r.status, r.read(), r.getheader("Location") or ""
+    finally:
+        conn.close()
+    if status in (301, 302, 303, 307, 308) and follow:
+        local = location.removeprefix(srv.url)
+        assert local.startswith("/") and not local.startswith("//"), (path, location)
+        return raw_get(srv, local, follow - 1)
+    return status, body
 
 
 def static_url(path: str) -> str:

@@ -100,6 +100,43 @@ def wait_live(page: Page, timeout_ms: int = WAIT_MS) -> None:
     wait_js(page, LIVE_JS, timeout_ms=timeout_ms)
 
 
+class StaticFetches:
+    """Which of a page's static files the browser's cache answered and which it fetched, seen
+    through DevTools' Network domain (overlay/web/assets.py makes a reload fetch none)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.sent: dict[str, str] = {}  # request id → address
+        self.cached: set[str] = set()  # answered by the cache
+        self.answered: set[str] = set()  # a response, from the cache or the server (after `cached`'s event)
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.on("Network.requestWillBeSent", lambda e: self.sent.__setitem__(e["requestId"], e["request"]["url"]))
+        cdp.on("Network.requestServedFromCache", lambda e: self.cached.add(e["requestId"]))
+        cdp.on("Network.responseReceived", lambda e: (
+            e["response"].get("fromDiskCache") and self.cached.add(e["requestId"]), self.answered.add(e["requestId"])))
+
+    def reset(self) -> None:
+        self.sent.clear()
+        self.cached.clear()
+        self.answered.clear()
+
+    def statics(self, timeout_ms: int = WAIT_MS) -> dict[str, str]:
+        """The static requests since `reset`, once each has its response (the protocol's events
+        arrive apart from the page's, and only while Playwright runs)."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        while True:
+            statics = {rid: url for rid, url in self.sent.items() if "/static/" in url}
+            if set(statics) <= self.answered:
+                return statics
+            assert time.monotonic() < deadline, {statics[r] for r in set(statics) - self.answered}
+            self.page.wait_for_timeout(20)
+
+    def fetched(self, timeout_ms: int = WAIT_MS) -> list[str]:
+        """The static files since `reset` that went to the server."""
+        return sorted(url for rid, url in self.statics(timeout_ms).items() if rid not in self.cached)
+
+
 def settle(page: Page, timeout_ms: int = WAIT_MS) -> None:
     """Waits for entrances and exits to finish (wait first for what should start them)."""
     wait_js(page, SETTLED_JS, timeout_ms=timeout_ms)

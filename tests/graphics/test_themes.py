@@ -2,7 +2,6 @@
 by a real server, with no way out of the themes folders."""
 from __future__ import annotations
 
-import http.client
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import requests
 from playwright.sync_api import Browser
 
 from overlay.web.app import create_app
-from tests.support import ROOT, Server, static_url
+from tests.support import ROOT, Server, raw_get, static_url
 
 NIGHT_CSS = (":root {\n  --c-accent: #7fd1ff;\n  --c-text: #eaf6ff;\n}\n"
              ".overlay .owl { background: url(night.svg) center / contain no-repeat; -webkit-mask: none; mask: none; }\n")
@@ -32,18 +31,6 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server = Server(data).start()
     yield server
     server.stop()
-
-
-def raw_get(srv: Server, path: str) -> tuple[int, bytes]:
-    """GET exactly this path (no client-side normalisation of dots or escapes)."""
-    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)
-    try:
-        conn.putrequest("GET", path, skip_accept_encoding=True)
-        conn.endheaders()
-        resp = conn.getresponse()
-        return resp.status, resp.read()
-    finally:
-        conn.close()
 
 
 def test_custom_theme_and_logo_are_served(srv: Server):
@@ -103,7 +90,7 @@ def test_api_lists_every_theme(srv: Server):
 ])
 def test_nothing_outside_the_themes_folders(srv: Server, path: str):
     secret = (srv.data / "secret_key").read_bytes().strip()
-    status, body = raw_get(srv, path)
+    status, body = raw_get(srv, path, follow=0)
     assert status in (400, 404), (path, status)
     assert secret not in body
 
