@@ -150,7 +150,8 @@ class TreeServer(Server):
         return self
 
 
-STAGES = (("send→handler", None, "req"), ("handler→commit", "req", "commit0"),
+STAGES = (("send→wsgi", None, "wsgi0"), ("wsgi→flask", "wsgi0", "app0"), ("flask→handler", "app0", "req"),
+          ("send→handler", None, "req"), ("handler→commit", "req", "commit0"),
           ("commit", "commit0", "commit1"), ("commit→frame", "commit1", "frame"),
           ("frame→last write", "frame", "fan1"), ("send→last write", None, "fan1"),
           ("fsync (after the write)", "sync0", "sync1"),
@@ -176,6 +177,22 @@ def stages(trace: Path, r: dict) -> dict[str, float]:
             if b in x and (a is None or a in x):
                 out[name].append((x[b] - (x[a] if a else sent)) / 1e6)
     return {name: statistics.median(v) for name, v in out.items() if v}
+
+
+CYCLE_STEPS = ("spin", "start_timer", "undo (timer)", "undo (spin)")
+
+
+def by_cycle_step(rows: list[dict]) -> dict[str, dict[str, float]]:
+    """The timed commands grouped by their place in chgk's cycle (load.js: spin, start_timer, undo,
+    undo, from a spin at every row's first command): the patches differ (~1 kB for a spin with its
+    question, ~150 bytes for the undo of one), so the groups show what a message's content costs
+    the client. NodeCG's commands are all alike: its groups are the control."""
+    groups: dict[str, list[tuple[float, float]]] = {name: [] for name in CYCLE_STEPS}
+    for r in rows:
+        for k, (last, first) in enumerate(zip(r["latency_ms"], r["first_ms"])):
+            groups[CYCLE_STEPS[(r["warmup"] + k) % len(CYCLE_STEPS)]].append((last, first))
+    return {name: {"p50": statistics.median(x for x, _ in g), "p99": pct([x for x, _ in g], 99),
+                   "first_p50": statistics.median(f for _, f in g)} for name, g in groups.items() if g}
 
 
 def run_row(server, kind: str, n: int, args: argparse.Namespace, client_dir: Path, ours: list[int]) -> dict:
@@ -330,6 +347,11 @@ def main() -> None:
             for f in ("p50", "p99", "med_p50", "med_p99"):
                 ratios = [a[f] / b[f] for a, b in zip(per[ours], per["nodecg"])]
                 line.setdefault("ratios", {}).setdefault(ours, {})[f] = {"rounds": ratios, "median": statistics.median(ratios)}
+            # every timed command of every round in one sample per server: a p99 over rounds × commands
+            # rather than the 2nd-slowest of a row's 200, a cross-check of the median of the rounds
+            for f, key, q in (("p50", "latency_ms", 50), ("p99", "latency_ms", 99), ("med_p50", "median_ms", 50), ("med_p99", "median_ms", 99)):
+                a, b = ([x for r in per[k] for x in r[key]] for k in (ours, "nodecg"))
+                line["ratios"][ours][f]["pooled"] = pct(a, q) / pct(b, q)
         summary.append(line)
     print(f"\nmedian over {args.rounds} round(s):")
     for line in summary:
@@ -342,12 +364,23 @@ def main() -> None:
                 f"{label} {ratios[f]['median']:.2f} ({', '.join(f'{x:.2f}' for x in ratios[f]['rounds'])})"
                 for label, f in (("last p50", "p50"), ("last p99", "p99"), ("median-socket p50", "med_p50"),
                                  ("median-socket p99", "med_p99"))))
+            print(f"        {ours} ÷ NodeCG, every round's commands pooled: " + "; ".join(
+                f"{label} {ratios[f]['pooled']:.2f}" for label, f in (
+                    ("last p50", "p50"), ("last p99", "p99"), ("median-socket p50", "med_p50"), ("median-socket p99", "med_p99"))))
+    by_step = {}
+    for n in args.clients:
+        for k in args.servers:
+            by_step[f"{k}-{n}"] = steps = by_cycle_step([r for r in results if r["n"] == n and r["server"] == k])
+            print(f"  {n:>4} clients, {k}, by the command's place in chgk's cycle (every round pooled; last socket p50 / p99,"
+                  " first socket p50): " + "; ".join(f"{name} {v['p50']:.1f} / {v['p99']:.1f}, {v['first_p50']:.1f}"
+                                                    for name, v in steps.items()))
     print(f"\nload average at the end: {machine().rsplit('load average ', 1)[1]}")
     if args.profile:
         for f in sorted(args.profile.glob("chgk-*.txt")):
             print("\n" + profile_report(f))
     if args.json:
-        args.json.write_text(json.dumps({"machine": machine(), "results": results, "summary": summary}, indent=1))
+        args.json.write_text(json.dumps({"machine": machine(), "results": results, "summary": summary, "by_step": by_step},
+                                        indent=1))
 
 
 if __name__ == "__main__":

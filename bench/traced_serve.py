@@ -5,6 +5,8 @@
 Runs the real server (same arguments as `python -m overlay`) after hooking, as each module is
 imported (so eventlet's monkey-patching still comes first):
 
+- eventlet's `HttpProtocol.handle_one_response`: the request line and headers parsed (`wsgi0`);
+  `flask.Flask.wsgi_app`: Flask entered (`app0`), before its request context (routing, session);
 - `flask.Flask.full_dispatch_request`: the request's handler entered (`req`) and left (`resp`);
 - `Store.append` / `Store.drop_from`: the SQLite transaction of a command or undo (`commit0`,
   `commit1`; with its fsync unless deferred), `Store.sync`: the deferred fsync (`sync0`, `sync1`);
@@ -34,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 OUT = os.environ.get("CHGK_STAGE_TRACE", "/tmp/chgk-stages.jsonl")
 now = time.monotonic_ns
 current: dict[str, Any] = {}  # the request being handled (one at a time: the session's lock)
+early: dict[str, Any] = {}  # its stamps before Flask's handler (any request; kept if it commits)
 lines: list[str] = []
 
 
@@ -52,6 +55,8 @@ def hook_flask(mod: Any) -> None:
 
     def full_dispatch_request(self: Any) -> Any:
         current.clear()
+        current.update(early)
+        early.clear()
         current["req"] = now()
         try:
             return orig(self)
@@ -63,6 +68,13 @@ def hook_flask(mod: Any) -> None:
                     flush()
 
     mod.Flask.full_dispatch_request = full_dispatch_request
+    orig_app = mod.Flask.wsgi_app
+
+    def wsgi_app(self: Any, environ: Any, start_response: Any) -> Any:
+        early["app0"] = now()
+        return orig_app(self, environ, start_response)
+
+    mod.Flask.wsgi_app = wsgi_app
 
 
 def timed(fn: Callable, before: str, after: str) -> Callable:
@@ -128,7 +140,18 @@ def hook_hub(mod: Any) -> None:
     mod.broadcast = broadcast  # looked up by name when the services subscribe it
 
 
-HOOKS = {"flask.app": hook_flask, "overlay.core.store": hook_store,
+def hook_wsgi(mod: Any) -> None:
+    orig = mod.HttpProtocol.handle_one_response
+
+    def handle_one_response(self: Any) -> Any:
+        early.clear()
+        early["wsgi0"] = now()
+        return orig(self)
+
+    mod.HttpProtocol.handle_one_response = handle_one_response
+
+
+HOOKS = {"eventlet.wsgi": hook_wsgi, "flask.app": hook_flask, "overlay.core.store": hook_store,
          "overlay.broadcast.fanout": hook_fanout, "overlay.broadcast.hub": hook_hub}
 
 
