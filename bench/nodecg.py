@@ -25,7 +25,9 @@ one server then the other, the order alternating — so that both see the same m
 server not being measured is stopped (SIGSTOP) meanwhile and continued for its own rows.
 `--rounds 3` prints each round and then the median over rounds of every figure, with the
 ratios (chgk ÷ NodeCG) per round and their medians: of the LAST socket's p50 and p99 over the
-commands, and of the MEDIAN socket's (the typical client's). "others" is the cores processes not ours
+commands, and of the MEDIAN socket's (the typical client's); the same ratios of every round's
+commands pooled; and each server's last socket by the command's place in chgk's cycle (spin,
+start_timer, undo, undo: what a patch's content costs the client). "others" is the cores processes not ours
 kept busy during the row; `--max-wait` first waits (before each row) until they use under
 `--quiet` cores (bench/_common.py's wait_quiet).
 
