@@ -146,8 +146,10 @@ class Fanout:
                         if sent >= 0:
                             direct += 1
                             if sent < len(frame):  # the buffer is full: finish in the background,
-                                # holding the lock
-                                lock.acquire()
+                                # holding the lock. It is free (checked above, nothing yielded since):
+                                # taken without waiting, which under eventlet would let a writer that
+                                # waits for it (the reader's pong) in between the frame's two halves
+                                lock.acquire(blocking=False)
                                 self._spawn(_finish, ws, lock, frame[sent:])
                             continue
                 queued += 1

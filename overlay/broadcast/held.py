@@ -168,6 +168,8 @@ def websocket_handler(sock: Any, ws: Any) -> list:
         except Exception:  # noqa: BLE001 - logged, and the connection ends properly
             server.logger.exception("Unknown receive error")
             break
+        if sock.closed:  # an Engine.IO CLOSE: what follows it is not read (a CONNECT would outlive it)
+            break
     writer.queue.put(None)  # the writer closes the websocket
     writer.join()
     sock.close(wait=False, abort=True, reason=server.reason.TRANSPORT_CLOSE)

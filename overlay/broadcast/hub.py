@@ -244,8 +244,21 @@ def broadcast_overlays(svc: Services, change: Change) -> None:
         fanout.emit("graphics", svc.graphics.payload(), OVERLAY)
         return
     live = svc.sessions.games[change.game_id]
-    rooms = _rooms(svc, live.id)
-    public = svc.sessions.public(live, svc.sessions.clock())
+    now = svc.sessions.clock()
+    _send_public(svc, _rooms(svc, live.id), svc.sessions.public(live, now))
+    if change.kind == "on_air":
+        # a finished game off the air shows no texts (RULES.md §6), one back on the air shows them
+        # again: the overlays pinned to the others are told too, so that they show what the public
+        # API shows and `sent` stays what their room holds (a patch's base is a rev, and no rev moved)
+        for game_id, other in svc.sessions.games.items():
+            if game_id == live.id or other.game.status != "finished":
+                continue
+            before, public = svc.sent.get(_room(game_id)), svc.sessions.public(other, now)
+            if before is None or public.get("round") != before.get("round"):
+                _send_public(svc, [_room(game_id)], public)
+
+
+def _send_public(svc: Services, rooms: list[str], public: dict) -> None:
     if svc.patchers:
         # overlays that asked for patches get what changed since the last state sent to their room;
         # a room whose last state was another game's (the on-air game changed) gets it whole

@@ -46,6 +46,9 @@ READ_SIZE = 65536
 # engineio's queue had no bound. A burst of 80 rundown changes of 90 kB each fits.
 MAX_WAITING = 32 * 1024 * 1024
 PING_TICK_S = 1.0
+# A closed connection's last frames get this long to go out: a client that no longer reads (the
+# one a ping timeout closes, typically) must not keep its descriptor and those frames for ever.
+CLOSE_GRACE_S = 5.0
 PING_FRAME = b"\x81\x012"  # Engine.IO PING in a text frame
 CLOSE_FRAME = b"\x88\x02\x03\xe8"  # websocket close, 1000
 NO_BODY = io.BytesIO()  # a websocket request has none; Flask may still look
@@ -201,7 +204,9 @@ class LeanSocket:
     def _frames(self, buf: bytes) -> None:
         """RFC 6455 §5: masked client frames; data frames may come in fragments."""
         at, end, limit = 0, len(buf), self.server.max_http_buffer_size
-        while not self.closing and end - at >= 2:
+        # `_lost` (a close frame, an Engine.IO CLOSE) stops the reading at once, though its close
+        # runs later in a green thread: what came behind it is not the client's any more
+        while self.reader is not None and not self.closing and end - at >= 2:
             b0, b1 = buf[at], buf[at + 1]
             if b0 & 0x70:
                 raise _ProtocolError("a websocket extension bit, none negotiated")
@@ -233,10 +238,13 @@ class LeanSocket:
             if not fin or len(payload) > 125:
                 raise _ProtocolError("a fragmented or long control frame")
             if opcode == 0x8:  # close: answered with the client's code (RFC 6455 §5.5.1), then closed
-                self.write(bytes((0x88, min(len(payload), 2))) + payload[:2])
+                code = payload[:2] if len(payload) >= 2 else b""  # one byte is no code
+                self.write(bytes((0x88, len(code))) + code)
                 self._lost()
             elif opcode == 0x9:
                 self.write(bytes((0x8A, len(payload))) + payload)  # pong, same payload
+            elif opcode != 0xA:  # a pong needs nothing; 0xB – 0xF are reserved
+                raise _ProtocolError(f"websocket opcode {opcode}")
             return
         if opcode == 0x0:
             if self.parts is None:
@@ -307,8 +315,9 @@ class LeanSocket:
             self.reader = None
         if flush:
             self.write(CLOSE_FRAME)
-            if self.waiting:
-                return  # _writable shuts it once they are out
+            if self.waiting:  # _writable shuts it once they are out, or the grace ends first
+                hubs.get_hub().schedule_call_global(CLOSE_GRACE_S, self._shut)
+                return
         self._shut()
 
     def _shut(self) -> None:

@@ -178,6 +178,38 @@ def test_a_partial_send_is_finished_in_the_background_holding_the_lock(accepted:
     assert ws.finished == [rest] and not lock.locked()
 
 
+def test_a_partial_send_lets_no_waiting_writer_in_between_the_frames_halves():
+    """A send lock just released while a writer waits for it (the reader's pong) is free, and under
+    eventlet promised to that writer: waiting for it there would let the pong in between the two
+    halves of the frame, and the client's stream would be torn."""
+    lib = importlib.import_module(Semaphore.__module__.split(".")[0])  # eventlet or gevent
+    w = World(1)
+    stream: list[bytes] = []
+
+    def partial(frame: bytes) -> int:
+        stream.append(frame[:100])
+        return 100
+
+    w.track("e0", send=partial)
+    ws = w.wss["e0"]
+    ws.socket = type("Sock", (), {"sendall": staticmethod(stream.append)})()
+    lock = ws._sendlock
+    lock.acquire()  # engine.io's writer is sending
+
+    def pong() -> None:
+        with lock:
+            stream.append(b"pong")
+
+    waiter = lib.spawn(pong)
+    lib.sleep(0)  # it waits for the lock
+    lock.release()  # free, its waiter still to be woken
+    w.fanout.emit("state", {"rev": 4, "text": "x" * 500}, NS, ["air"])
+    [(finish, _, held, rest)] = w.spawned
+    finish(ws, held, rest)  # fanout._finish: the rest of the frame, then the lock goes
+    getattr(waiter, "wait", getattr(waiter, "join", None))()
+    assert stream[1:] == [rest, b"pong"] and len(stream[0]) == 100
+
+
 def background(monkeypatch: pytest.MonkeyPatch, chunk: int, inline: int) -> None:
     """Small chunks and threshold, for a background fan-out of a few clients."""
     monkeypatch.setattr(fanout_module, "CHUNK", chunk)

@@ -136,3 +136,51 @@ def test_the_queues_end_closes_the_websocket_and_nothing_after_it_is_written():
     frames = pair.read()  # to the end of the stream
     assert revs(frames) == [1] and [op for op, _ in frames] == [1, 8] and writer.ended  # state 1, close
     assert not pair.sock.queue.queue and pair.sock.queue.unfinished_tasks == 0
+
+
+class Server:
+    """What engineio's Socket and held.py's handler read of engineio's Server, recording events."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple] = []
+        self.max_http_buffer_size = 1000
+        self.ping_interval = self.ping_timeout = 25
+        self.async_handlers = False
+        self.reason = SimpleNamespace(CLIENT_DISCONNECT="client", TRANSPORT_CLOSE="transport",
+                                      SERVER_DISCONNECT="server")
+        self.logger = SimpleNamespace(info=lambda *a: None, exception=lambda *a: None)
+
+    def create_queue(self) -> Queue:
+        return Queue()
+
+    def _trigger_event(self, event: str, *args: Any, run_async: bool = False) -> None:
+        self.events.append((event, *args))
+
+
+def masked_text(text: str) -> bytes:
+    data, mask = text.encode(), b"\x01\x02\x03\x04"
+    return bytes((0x81, 0x80 | len(data))) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
+def test_nothing_behind_an_engineio_close_is_read():
+    """A CONNECT behind the client's CLOSE would reach python-socketio after the disconnect and
+    leave its pre-connected client in the rooms for good: the handler stops reading at the CLOSE."""
+    from engineio.socket import Socket
+
+    from overlay.broadcast.held import websocket_handler
+
+    ours, theirs = green_socket.socketpair()
+    ws = green_websocket.RFC6455WebSocket(ours, {}, version=13)
+    server = Server()
+    sock = Socket(server, "e1")
+    theirs.sendall(masked_text('42/overlay,["hello",{}]') + masked_text("1") + masked_text("40/overlay,"))
+    handler = eventlet.spawn(websocket_handler, sock, ws)
+    try:
+        with eventlet.Timeout(10, False):  # it ends by itself, having read all it may
+            while not handler.dead and len(server.events) < 3:
+                eventlet.sleep(0.01)
+        assert [e[:2] for e in server.events] == [("message", "e1"), ("disconnect", "e1")]
+        assert handler.dead
+    finally:
+        theirs.close()
+        handler.kill()

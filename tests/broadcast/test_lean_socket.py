@@ -170,16 +170,51 @@ def test_a_close_frame_is_a_client_disconnect_answered_with_a_close(pair: Pair):
     assert pair.lean.closed and pair.eio.sockets == {}
 
 
+def test_a_one_byte_close_payload_is_answered_with_no_code(pair: Pair):
+    pair.send(masked(0x8, b"\x03"))  # one byte is no close code: the answer must carry none either
+    assert pair.client_frames(1) == [(0x88, b"")]
+    assert pair.lean.closed
+
+
+@pytest.mark.parametrize("end", [masked(0x8, struct.pack("!H", 1000)), masked(0x1, b"1")], ids=["close-frame", "engineio-close"])
+def test_nothing_behind_the_clients_close_is_read(pair: Pair, end: bytes):
+    """A CONNECT behind a close, in the same segment, would reach python-socketio after the
+    disconnect and leave its pre-connected client in the rooms for good."""
+    pair.send(masked(0x1, b'42/overlay,["hello",{}]') + end + masked(0x1, b"40/overlay,"))
+    assert [e[:2] for e in pair.eio.events] == [("message", "e1"), ("disconnect", "e1")]
+    assert pair.lean.closed and pair.eio.sockets == {}
+
+
+def test_a_client_that_reads_nothing_more_is_closed_for_good_after_the_grace(pair: Pair, monkeypatch):
+    """The pinger closes a silent client politely (CLOSE packet, close frame): one that reads no
+    more cannot take them, and after CLOSE_GRACE_S its descriptor and frames are let go."""
+    monkeypatch.setattr(lean, "CLOSE_GRACE_S", 0.3)
+    for i in range(40):
+        pair.fanout.emit("state", {"rev": i, "text": "x" * 3000}, NS)
+    assert pair.lean.waiting, "the kernel took everything: the test's buffers are too big"
+    pair.lean.close(False, False, "ping")
+    assert pair.lean.closed and pair.lean.sock is not None, "a polite close waits for its frames"
+    assert pair.eio.sockets == {} and pair.home.sockets == {} and pair.fanout.sockets == {}
+    for _ in range(300):
+        if pair.lean.sock is None:
+            break
+        eventlet.sleep(0.01)
+    assert pair.lean.sock is None and pair.lean.writer is None and pair.lean.waiting is None
+    assert [e for e in pair.eio.events if e[0] == "disconnect"] == [("disconnect", "e1", "ping")]
+
+
 @pytest.mark.parametrize("frame", [
     bytes([0x81, 0x01]) + b"4",  # unmasked
     masked(0x1, b"4").replace(b"\x81", b"\xc1", 1),  # an extension bit, none negotiated
     masked(0x0, b"4"),  # a continuation of nothing
     masked(0x1, b"4\xff\xfe"),  # not UTF-8
     masked(0x3, b"4"),  # a reserved opcode
+    masked(0xB, b""),  # a reserved control opcode
     masked(0x1, b"x"),  # not an Engine.IO packet
     bytes([0x81, 0x80 | 126]) + struct.pack("!H", 5000),  # more than maxPayload (1000 here), announced
     masked(0x9, b"p" * 10, fin=False),  # a fragmented control frame
-], ids=["unmasked", "rsv", "continuation", "utf8", "opcode", "not-engineio", "too-large", "fragmented-ping"])
+], ids=["unmasked", "rsv", "continuation", "utf8", "opcode", "control-opcode", "not-engineio", "too-large",
+         "fragmented-ping"])
 def test_a_protocol_error_closes_the_connection(pair: Pair, frame: bytes):
     pair.send(frame)
     assert pair.lean.closed and pair.lean.sock is None

@@ -25,8 +25,9 @@ from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
 from overlay.graphics.game import GRAPHICS
+from tests.broadcast.test_patch import Client, timeless
 from tests.faults.helpers import Watcher
-from tests.support import TOKEN, Server, free_port
+from tests.support import TOKEN, Server, free_port, wait_for
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 FIELDS = {"text": "TXT", "answer": "ANS", "comment": "COM", "accepted": "ACC", "rejected": "REJ", "source": "SRC"}
@@ -340,14 +341,48 @@ def test_a_finished_game_keeps_its_questions_from_the_next_holding(srv: Server, 
         state = srv.command(sunday, type="judge", correct=True).json()["state"]
     assert state["status"] == "finished" and state["winner"] == "experts", state["status"]
 
-    wednesday = srv.create(club_spec("2026-03-04-wed", "W"))
-    assert srv.call("PUT", "/api/on-air", {"game": wednesday}).status_code == 200
-    secrets = all_markers()  # the same questions, still to be played on Wednesday
-    surfaces = {"public view of Sunday's game": requests.get(f"{srv.url}/api/games/{sunday}/public", timeout=10).text}
-    pinned = Watcher(srv.url, "/overlay")
+    def public() -> dict:
+        return requests.get(f"{srv.url}/api/games/{sunday}/public", timeout=10).json()
+
+    def shows_the_public_view(client: Client) -> bool:
+        held = client.state
+        return held is not None and held["id"] == sunday and timeless(held) == timeless(public())
+
+    # overlays pinned to Sunday's game while it is on air, taking whole states or patches
+    early = {"whole states": Client(srv, patches=False), "patches": Client(srv, patches=True)}
+    late: Client | None = None
     try:
-        answer = pinned.sio.call("follow", {"game": sunday}, namespace="/overlay", timeout=5)
-        surfaces["an overlay pinned to Sunday's game"] = repr(answer)
+        for client in early.values():
+            client.sio.call("follow", {"game": sunday}, namespace="/overlay", timeout=5)
+            wait_for(lambda: shows_the_public_view(client), timeout=10, what="a pinned overlay with Sunday's game")
+        assert all(client.state["round"]["text"] for client in early.values()), "on air, the last question shows"
+
+        wednesday = srv.create(club_spec("2026-03-04-wed", "W"))
+        assert srv.call("PUT", "/api/on-air", {"game": wednesday}).status_code == 200
+        secrets = all_markers()  # the same questions, still to be played on Wednesday
+        surfaces = {"public view of Sunday's game": requests.get(f"{srv.url}/api/games/{sunday}/public", timeout=10).text}
+        pinned = Watcher(srv.url, "/overlay")
+        try:
+            answer = pinned.sio.call("follow", {"game": sunday}, namespace="/overlay", timeout=5)
+            surfaces["an overlay pinned to Sunday's game"] = repr(answer)
+        finally:
+            pinned.close()
+        for how, client in early.items():  # told, though nothing happened in Sunday's game itself
+            wait_for(lambda: shows_the_public_view(client), timeout=10,
+                     what=f"an overlay pinned before the switch ({how}) losing the texts")
+            surfaces[f"an overlay pinned before the switch ({how})"] = repr(client.state)
+        assert leaks(surfaces, secrets) == []
+
+        # pinned now, it holds the texts-less state at the same rev; back on the air, its patches must
+        # bring the texts back (a patch names its base by rev, and the rev has not moved)
+        late = Client(srv, patches=True)
+        late.sio.call("follow", {"game": sunday}, namespace="/overlay", timeout=5)
+        wait_for(lambda: shows_the_public_view(late), timeout=10, what="an overlay pinned after the switch")
+        assert srv.call("PUT", "/api/on-air", {"game": sunday}).status_code == 200
+        for client in (*early.values(), late):
+            wait_for(lambda: shows_the_public_view(client) and client.state["round"]["text"], timeout=10,
+                     what="Sunday's texts back on every pinned overlay")
+        assert late.resyncs == 0 and late.patches, "the texts came back as a patch"
     finally:
-        pinned.close()
-    assert leaks(surfaces, secrets) == []
+        for client in (*early.values(), *([late] if late else [])):
+            client.close()
