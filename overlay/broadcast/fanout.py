@@ -24,6 +24,7 @@ before the next begins: a small one waits behind a big one still going out.
 from __future__ import annotations
 
 import logging
+import socket
 from collections import deque
 from typing import Any, Container
 
@@ -281,7 +282,12 @@ def _finish(ws: Any, lock: Any, rest: bytes) -> None:
     try:
         ws.socket.sendall(rest)
     except OSError:
-        pass  # the reader side sees the dead connection and closes it
+        # reset, or timed out partway: a frame cut short must be the connection's last, or the
+        # next one would be read as its rest. The reader then sees the end and closes the socket.
+        try:
+            ws.socket.fd.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
     finally:
         lock.release()
 

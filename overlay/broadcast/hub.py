@@ -104,6 +104,7 @@ def overlay_resync(*_: Any) -> None:
     """A patched overlay missed the state a `state_patch` applies to: the whole state again, queued
     behind what the socket has, so every later patch applies to it."""
     svc = services()
+    fanout.settle()  # a patch going out in the background must not come after this state
     emit("state", _state(svc, svc.followers.get(request.sid), public=True))
 
 

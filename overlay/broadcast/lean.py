@@ -155,6 +155,8 @@ class LeanSocket:
         return len(frame)
 
     def _writable(self, _fd: int) -> None:
+        if self.sock is None:  # shut by another callback of the same turn of the hub
+            return
         try:
             waiting = self.waiting
             while waiting:
@@ -183,6 +185,8 @@ class LeanSocket:
 
     def _readable(self, _fd: int) -> None:
         """Called by the hub: read what is there, act on each whole frame."""
+        if self.sock is None:  # shut by another callback of the same turn of the hub
+            return
         try:
             data = self.sock.recv(READ_SIZE)
         except BlockingIOError:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import socket
 import warnings
 from collections import deque
 from typing import Any
@@ -208,6 +209,31 @@ def test_a_partial_send_lets_no_waiting_writer_in_between_the_frames_halves():
     finish(ws, held, rest)  # fanout._finish: the rest of the frame, then the lock goes
     getattr(waiter, "wait", getattr(waiter, "join", None))()
     assert stream[1:] == [rest, b"pong"] and len(stream[0]) == 100
+
+
+def test_a_frame_cut_short_in_the_background_is_the_connections_last():
+    """The rest of a frame that does not go out (reset, or a send timeout partway) leaves the
+    client a torn frame: nothing may follow it, so the connection is shut down (both ways: the
+    reader sees the end and closes the Engine.IO socket)."""
+    w = World(1)
+    w.track("e0", send=lambda frame: 100)
+    ws, shut = w.wss["e0"], []
+
+    class Raw:
+        def shutdown(self, how: int) -> None:
+            shut.append(how)
+
+    class Sock:
+        fd = Raw()
+
+        def sendall(self, data: bytes) -> None:
+            raise TimeoutError("timed out")
+
+    ws.socket = Sock()
+    w.fanout.emit("state", {"rev": 4, "text": "x" * 500}, NS, ["air"])
+    [(finish, _, lock, rest)] = w.spawned
+    finish(ws, lock, rest)
+    assert shut == [socket.SHUT_RDWR] and not lock.locked()
 
 
 def background(monkeypatch: pytest.MonkeyPatch, chunk: int, inline: int) -> None:

@@ -203,6 +203,16 @@ def test_a_client_that_reads_nothing_more_is_closed_for_good_after_the_grace(pai
     assert [e for e in pair.eio.events if e[0] == "disconnect"] == [("disconnect", "e1", "ping")]
 
 
+def test_a_callback_of_the_hub_after_the_socket_was_shut_does_nothing(pair: Pair):
+    """eventlet's hub collects a turn's callbacks before it runs them: one may shut the socket
+    (a failed write elsewhere) before this socket's own read or write callback runs."""
+    fd = pair.lean.fd
+    pair.lean._shut()
+    pair.lean._readable(fd)
+    pair.lean._writable(fd)
+    assert pair.lean.sock is None and pair.eio.events == []
+
+
 @pytest.mark.parametrize("frame", [
     bytes([0x81, 0x01]) + b"4",  # unmasked
     masked(0x1, b"4").replace(b"\x81", b"\xc1", 1),  # an extension bit, none negotiated
