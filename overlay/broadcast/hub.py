@@ -260,6 +260,7 @@ def broadcast_overlays(svc: Services, change: Change) -> None:
 
 
 def _send_public(svc: Services, rooms: list[str], public: dict) -> None:
+    """A public view to `rooms`, each remembering it as its last (`sent`: the next patch's base)."""
     if svc.patchers:
         # overlays that asked for patches get what changed since the last state sent to their room;
         # a room whose last state was another game's (the on-air game changed) gets it whole
