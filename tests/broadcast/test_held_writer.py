@@ -22,6 +22,8 @@ from socketio import packet as sio_packet
 from overlay.broadcast.fanout import Fanout
 from overlay.broadcast.held import Writer
 
+from .test_lean_socket import masked
+
 NS = "/overlay"
 
 
@@ -157,11 +159,6 @@ class Server:
         self.events.append((event, *args))
 
 
-def masked_text(text: str) -> bytes:
-    data, mask = text.encode(), b"\x01\x02\x03\x04"
-    return bytes((0x81, 0x80 | len(data))) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-
-
 def test_nothing_behind_an_engineio_close_is_read():
     """A CONNECT behind the client's CLOSE would reach python-socketio after the disconnect and
     leave its pre-connected client in the rooms for good: the handler stops reading at the CLOSE."""
@@ -173,7 +170,7 @@ def test_nothing_behind_an_engineio_close_is_read():
     ws = green_websocket.RFC6455WebSocket(ours, {}, version=13)
     server = Server()
     sock = Socket(server, "e1")
-    theirs.sendall(masked_text('42/overlay,["hello",{}]') + masked_text("1") + masked_text("40/overlay,"))
+    theirs.sendall(masked(0x1, b'42/overlay,["hello",{}]') + masked(0x1, b"1") + masked(0x1, b"40/overlay,"))
     handler = eventlet.spawn(websocket_handler, sock, ws)
     try:
         with eventlet.Timeout(10, False):  # it ends by itself, having read all it may
