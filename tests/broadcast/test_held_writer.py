@@ -22,7 +22,7 @@ from socketio import packet as sio_packet
 from overlay.broadcast.fanout import Fanout
 from overlay.broadcast.held import Writer
 
-from .test_lean_socket import masked
+from .test_lean_socket import FakeServer, masked
 
 NS = "/overlay"
 
@@ -140,23 +140,14 @@ def test_the_queues_end_closes_the_websocket_and_nothing_after_it_is_written():
     assert not pair.sock.queue.queue and pair.sock.queue.unfinished_tasks == 0
 
 
-class Server:
-    """What engineio's Socket and held.py's handler read of engineio's Server, recording events."""
+class Server(FakeServer):
+    """test_lean_socket's engineio Server, with what engineio's own Socket reads too."""
 
-    def __init__(self) -> None:
-        self.events: list[tuple] = []
-        self.max_http_buffer_size = 1000
-        self.ping_interval = self.ping_timeout = 25
-        self.async_handlers = False
-        self.reason = SimpleNamespace(CLIENT_DISCONNECT="client", TRANSPORT_CLOSE="transport",
-                                      SERVER_DISCONNECT="server")
-        self.logger = SimpleNamespace(info=lambda *a: None, exception=lambda *a: None)
+    async_handlers = False
+    logger = SimpleNamespace(info=lambda *a: None, exception=lambda *a: None)
 
     def create_queue(self) -> Queue:
         return Queue()
-
-    def _trigger_event(self, event: str, *args: Any, run_async: bool = False) -> None:
-        self.events.append((event, *args))
 
 
 def test_nothing_behind_an_engineio_close_is_read():
